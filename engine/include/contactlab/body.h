@@ -1,0 +1,103 @@
+#pragma once
+// Bodies: shapes, motion types, the description a scene gives, and the runtime body the world steps.
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "contactlab/math.h"
+
+namespace contactlab {
+
+struct SphereShape {
+  double radius = 0.5;
+};
+struct BoxShape {
+  Vec3 halfExtents{0.5, 0.5, 0.5};  // half of the scene file's full "size"
+};
+struct CapsuleShape {
+  double radius = 0.25;
+  double halfLength = 0.5;  // half the length of the axis segment, which lies along body z
+};
+// Static half-space {x : normal . x <= offset}; its surface is the plane normal . x = offset.
+struct PlaneShape {
+  Vec3 normal{0, 0, 1};
+  double offset = 0.0;
+};
+// Meshes join this variant later; the narrowphase dispatches on the variant index.
+using Shape = std::variant<SphereShape, BoxShape, CapsuleShape, PlaneShape>;
+
+enum class ShapeKind { Sphere = 0, Box, Capsule, Plane, Count };
+inline ShapeKind kindOf(const Shape& s) { return static_cast<ShapeKind>(s.index()); }
+const char* shapeKindName(ShapeKind kind);
+
+enum class MotionType { Dynamic, Static, Kinematic };
+
+// A kinematic body's linear velocity from `time` on, until the next entry (piecewise constant).
+struct VelocityKey {
+  double time = 0.0;
+  Vec3 velocity = Vec3::Zero();
+};
+
+// Per-body material; unset fields fall back to the scene's friction defaults.
+struct MaterialOverride {
+  std::optional<double> mu;
+  std::optional<double> muTorsion;  // metres: largest torsional impulse is mu_torsion * lambda_n
+  std::optional<double> restitution;
+};
+
+// What a scene says about one body. position is the centre of mass; velocities are world frame.
+struct BodyDesc {
+  std::string name;
+  Shape shape;
+  Vec3 position = Vec3::Zero();
+  Quat orientation = Quat::Identity();
+  Vec3 velocity = Vec3::Zero();
+  Vec3 angularVelocity = Vec3::Zero();
+  std::optional<double> density;  // kg/m^3; default 1000 when neither density nor mass is given
+  std::optional<double> mass;     // kg; replaces density
+  MaterialOverride material;
+  MotionType motion = MotionType::Dynamic;
+  std::vector<VelocityKey> velocitySchedule;  // kinematic bodies only
+};
+
+// The runtime body. Static and kinematic bodies have zero inverse mass and inverse inertia.
+struct Body {
+  std::string name;
+  Shape shape;
+  MotionType motion = MotionType::Dynamic;
+
+  Vec3 position = Vec3::Zero();         // centre of mass, world
+  Quat orientation = Quat::Identity();  // body -> world
+  Vec3 velocity = Vec3::Zero();         // world
+  Vec3 angularVelocity = Vec3::Zero();  // world
+
+  double mass = 0.0;
+  double invMass = 0.0;
+  Vec3 inertiaBody = Vec3::Zero();     // principal moments in the body frame (shapes are axis aligned there)
+  Vec3 invInertiaBody = Vec3::Zero();  // zero for static and kinematic bodies
+
+  double mu = 0.75;
+  double muTorsion = 0.01;
+  double restitution = 0.0;
+
+  std::vector<VelocityKey> velocitySchedule;
+  // Density or mass as the scene gave them, kept so a saved state round-trips.
+  std::optional<double> sceneDensity;
+  std::optional<double> sceneMass;
+  MaterialOverride sceneMaterial;
+
+  bool isDynamic() const { return motion == MotionType::Dynamic; }
+  Mat3 rotation() const { return orientation.toRotationMatrix(); }
+  // I_WF^-1 = R I_BF^-1 R^T (paper eq. 58).
+  Mat3 invInertiaWorld() const {
+    const Mat3 r = rotation();
+    return r * invInertiaBody.asDiagonal() * r.transpose();
+  }
+  Mat3 inertiaWorld() const {
+    const Mat3 r = rotation();
+    return r * inertiaBody.asDiagonal() * r.transpose();
+  }
+};
+
+}  // namespace contactlab

@@ -1,0 +1,41 @@
+#pragma once
+// What a step and a solve report: the profiler panel, the CLI metrics CSV and the studies read these.
+#include <array>
+#include <vector>
+
+namespace contactlab {
+
+// The stages of World::step, in order; each has its own timer.
+enum class Stage { Collision, Assembly, Solve, Integrate, Stabilize, Count };
+const char* stageName(Stage s);
+
+enum class Convergence { None, Absolute, Relative };
+const char* convergenceName(Convergence c);
+
+struct SolveReport {
+  int iterations = 0;  // sweeps done, rolled-back ones included
+  int rollbacks = 0;   // sweeps rejected by divergence detection (PROX Alg. 1-2, lines 11-13)
+  Convergence convergence = Convergence::None;
+  double residual = 0.0;                 // the solver's merit after the last accepted sweep
+  std::vector<double> residualHistory;   // merit of every sweep, rejected ones included
+  std::vector<double> rFactorHistory;    // r-factor scale in force for every sweep (1 = initial values)
+  double initialGlobalR = 0.0;           // the Global strategy's initial r (0 for other strategies)
+  double seconds = 0.0;
+  bool converged() const { return convergence != Convergence::None; }
+};
+
+struct StepMetrics {
+  int step = 0;
+  double time = 0.0;
+  int bodies = 0;
+  int contacts = 0;
+  SolveReport solve;
+  double kineticEnergy = 0.0;
+  double potentialEnergy = 0.0;
+  double maxPenetration = 0.0;  // largest -gap over the step's contacts, >= 0
+  std::array<double, static_cast<int>(Stage::Count)> stageMs{};
+  double stepMs = 0.0;
+  double ms(Stage s) const { return stageMs[static_cast<int>(s)]; }
+};
+
+}  // namespace contactlab

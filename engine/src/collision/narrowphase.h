@@ -1,0 +1,17 @@
+#pragma once
+// Narrowphase: contact points between two posed shapes, dispatched on the shape kinds.
+#include "collision/contact_point.h"
+#include "geometry/shape_geometry.h"
+
+namespace contactlab {
+
+// Appends to `out` the contact points of a and b whose gap is below `margin` (margin >= 0 lets
+// the solver see contacts about to close, see docs/pipeline.md "collide"). Normals point from a to b.
+// Pairs are symmetric: collideShapes(b, a) gives the same points with flipped normals.
+// At most kMaxPointsPerPair points per pair; plane-plane gives none.
+void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                   ContactManifold& out);
+
+inline constexpr int kMaxPointsPerPair = 4;
+
+}  // namespace contactlab
