@@ -1,0 +1,34 @@
+#pragma once
+// Warm-start cache: last step's impulses keyed by (body A, body B, feature id). Friction is kept as
+// a world vector so a contact whose tangent frame turned still gets the right impulse.
+#include <cstdint>
+#include <vector>
+
+#include "contactlab/math.h"
+
+namespace contactlab {
+
+struct ContactKey {
+  int bodyA = -1, bodyB = -1;
+  std::uint32_t feature = 0;
+  auto operator<=>(const ContactKey&) const = default;
+};
+
+struct CachedImpulse {
+  double normal = 0.0;
+  Vec3 tangential = Vec3::Zero();  // world frame
+  double torsion = 0.0;
+};
+
+class ContactCache {
+ public:
+  void clear() { entries_.clear(); }
+  // Replaces the cache with this step's contacts (keys need not be sorted or unique; the first wins).
+  void store(std::vector<std::pair<ContactKey, CachedImpulse>> entries);
+  const CachedImpulse* find(const ContactKey& key) const;
+
+ private:
+  std::vector<std::pair<ContactKey, CachedImpulse>> entries_;  // sorted by key
+};
+
+}  // namespace contactlab

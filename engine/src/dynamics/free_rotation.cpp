@@ -1,0 +1,40 @@
+#include "dynamics/free_rotation.h"
+
+#include <Eigen/LU>
+#include <cmath>
+
+namespace contactlab {
+namespace {
+
+Mat3 skew(const Vec3& v) {
+  Mat3 m;
+  m << 0, -v.z(), v.y(), v.z(), 0, -v.x(), -v.y(), v.x(), 0;
+  return m;
+}
+
+}  // namespace
+
+Vec3 freeRotationStep(const Vec3& omegaBody, const Vec3& principalInertia, double dt) {
+  const Mat3 inertia = principalInertia.asDiagonal();
+  // Residual F(W) = I (W - Omega) + dt * m x I m with the midpoint m = (Omega + W) / 2.
+  Vec3 next = omegaBody;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    const Vec3 mid = 0.5 * (omegaBody + next);
+    const Vec3 residual = inertia * (next - omegaBody) + dt * mid.cross(inertia * mid);
+    // dF/dW = I + dt/2 ( [m]x I - [I m]x ).
+    const Mat3 jacobian = inertia + 0.5 * dt * (skew(mid) * inertia - skew(inertia * mid));
+    const Vec3 correction = jacobian.partialPivLu().solve(residual);
+    next -= correction;
+    if (correction.norm() <= 1e-14 * (1.0 + next.norm())) break;
+  }
+  return next;
+}
+
+Quat rotateByAngularVelocity(const Quat& q, const Vec3& omegaWorld, double h) {
+  const double angle = omegaWorld.norm() * h;
+  if (angle <= 0.0) return q;
+  const Quat delta(Eigen::AngleAxisd(angle, omegaWorld.normalized()));
+  return (delta * q).normalized();
+}
+
+}  // namespace contactlab

@@ -1,0 +1,269 @@
+// World::step, stage by stage (PROX paper eqs. 41-42, sec. 4.4). docs/pipeline.md describes each
+// stage under the name of the function that implements it.
+#include "contactlab/world.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "collision/contact_cache.h"
+#include "collision/contact_generation.h"
+#include "core/stage_timer.h"
+#include "dynamics/body_setup.h"
+#include "dynamics/contact_assembly.h"
+#include "dynamics/moreau_midpoint.h"
+#include "dynamics/post_stabilization.h"
+#include "solvers/contact_solver.h"
+
+namespace contactlab {
+
+struct World::Impl {
+  Vec3 gravity;
+  double dt = 0.01;
+  double time = 0.0;
+  int stepCount = 0;
+  std::vector<Body> bodies;
+  std::vector<int> slotOfBody;  // -1 for static and kinematic bodies
+  std::vector<int> bodyOfSlot;
+
+  SolverSettings settings;
+  std::unique_ptr<ContactSolver> solver;
+
+  ContactGenerator contactGenerator;
+  ContactCache warmStartCache;
+  std::vector<BodyContact> bodyContacts;
+  std::vector<Vec6> freeVelocity;  // per slot: u^t + dt M^-1 h
+  ContactProblem problem;
+  std::vector<Mat3> frames;        // per contact: columns n, t, s
+  Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
+  Eigen::VectorXd contactResponse; // 6 * slots: M^-1 J^T lambda
+  std::vector<double> gapAtEnd;    // per contact, for stabilization
+
+  StepMetrics metrics;
+  std::vector<ContactReport> reports;
+
+  void step();
+  void collide();
+  void buildProblem();
+  void warmStart();
+  void solve();
+  void stabilize();
+  void report();
+  void checkFinite() const;
+};
+
+World::World(const Scene& scene, const SolverSettings& settings) : impl_(std::make_unique<Impl>()) {
+  validateSceneSettings(scene);
+  impl_->gravity = scene.gravity;
+  impl_->dt = scene.dt;
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    impl_->bodies.push_back(makeBody(scene.bodies[i], scene.friction, static_cast<int>(i)));
+    const bool dynamic = impl_->bodies.back().isDynamic();
+    impl_->slotOfBody.push_back(dynamic ? static_cast<int>(impl_->bodyOfSlot.size()) : -1);
+    if (dynamic) impl_->bodyOfSlot.push_back(static_cast<int>(i));
+  }
+  setSolverSettings(settings);
+  impl_->report();
+}
+
+World::~World() = default;
+World::World(World&&) noexcept = default;
+World& World::operator=(World&&) noexcept = default;
+
+void World::step() { impl_->step(); }
+
+void World::Impl::step() {
+  const Stopwatch stepWatch;
+  metrics = StepMetrics{};
+  {
+    ScopedStageTimer timer(metrics, Stage::Integrate);
+    setKinematicVelocities(bodies, time, dt);
+    halfStepPositions(bodies, dt);  // eq. 41
+    computeFreeVelocities(bodies, bodyOfSlot, gravity, dt, freeVelocity);
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Collision);
+    collide();  // contacts at q^{t+1/2}
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Assembly);
+    buildProblem();  // J, W, b, mu
+    warmStart();
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Solve);
+    solve();  // eq. 42a
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Integrate);
+    applyInvMassJt(problem, lambda, contactResponse);
+    integrateVelocities(bodies, bodyOfSlot, freeVelocity, contactResponse);  // eq. 42b
+    finishPositions(bodies, dt);                                               // eq. 42c
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Stabilize);
+    if (settings.stabilize) stabilize();  // sec. 4.4
+  }
+  ++stepCount;
+  time = stepCount * dt;
+  report();
+  metrics.stepMs = stepWatch.elapsedMs();
+  checkFinite();
+}
+
+void World::Impl::collide() { contactGenerator.generate(bodies, dt, gravity, bodyContacts); }
+
+void World::Impl::buildProblem() {
+  AssemblyInput input;
+  input.bodies = &bodies;
+  input.slotOfBody = &slotOfBody;
+  input.freeVelocity = &freeVelocity;
+  input.dt = dt;
+  input.restitutionThreshold = 2.0 * gravity.norm() * dt;
+  buildContactProblem(input, bodyContacts, problem, frames);
+}
+
+void World::Impl::warmStart() {
+  lambda.setZero(problem.numRows());
+  if (!settings.warmStart) return;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const BodyContact& c = bodyContacts[k];
+    if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature})) {
+      lambda[4 * k + kNormal] = cached->normal;
+      lambda[4 * k + kTangentT] = frames[k].col(1).dot(cached->tangential);
+      lambda[4 * k + kTangentS] = frames[k].col(2).dot(cached->tangential);
+      lambda[4 * k + kTorsion] = cached->torsion;
+    }
+  }
+}
+
+void World::Impl::solve() {
+  metrics.solve = solver->solve(problem, settings, lambda);
+  std::vector<std::pair<ContactKey, CachedImpulse>> entries(problem.numContacts());
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const BodyContact& c = bodyContacts[k];
+    const Vec4 impulse = lambda.segment<4>(4 * k);
+    entries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
+                  {impulse[kNormal], frames[k].col(1) * impulse[kTangentT] + frames[k].col(2) * impulse[kTangentS],
+                   impulse[kTorsion]}};
+  }
+  warmStartCache.store(std::move(entries));
+}
+
+void World::Impl::stabilize() {
+  // First-order gap at q^{t+1}: the midpoint gap plus the second half step's normal travel.
+  gapAtEnd.resize(problem.numContacts());
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const BodyContact& c = bodyContacts[k];
+    const double normalSpeed =
+        relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, frames[k])[kNormal];
+    gapAtEnd[k] = c.contact.gap + 0.5 * dt * normalSpeed;
+  }
+  stabilizePositions(problem, gapAtEnd, bodyOfSlot, StabilizationSettings{}, bodies);
+}
+
+void World::Impl::report() {
+  metrics.step = stepCount;
+  metrics.time = time;
+  metrics.bodies = static_cast<int>(bodies.size());
+  metrics.contacts = problem.numContacts();
+  reports.resize(problem.numContacts());
+  double maxPenetration = 0.0;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const BodyContact& c = bodyContacts[k];
+    ContactReport& r = reports[k];
+    r.bodyA = c.bodyA;
+    r.bodyB = c.bodyB;
+    r.point = c.contact.point;
+    r.normal = frames[k].col(0);
+    r.tangentT = frames[k].col(1);
+    r.tangentS = frames[k].col(2);
+    r.gap = c.contact.gap;
+    r.lambda = lambda.segment<4>(4 * k);
+    maxPenetration = std::max(maxPenetration, -c.contact.gap);
+    // Sliding: carrying load while the contact point still slips after the step.
+    constexpr double kSlipSpeed = 1e-3;  // m/s
+    const Vec4 v = relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, frames[k]);
+    if (r.lambda[kNormal] <= 0.0) r.state = ContactState::Separating;
+    else if (v.segment<2>(kTangentT).norm() > kSlipSpeed) r.state = ContactState::Sliding;
+    else r.state = ContactState::Sticking;
+  }
+  metrics.maxPenetration = maxPenetration;
+  double kinetic = 0.0, potential = 0.0;
+  for (const Body& body : bodies) {
+    if (!body.isDynamic()) continue;
+    kinetic += 0.5 * body.mass * body.velocity.squaredNorm() +
+               0.5 * body.angularVelocity.dot(body.inertiaWorld() * body.angularVelocity);
+    potential -= body.mass * gravity.dot(body.position);
+  }
+  metrics.kineticEnergy = kinetic;
+  metrics.potentialEnergy = potential;
+}
+
+void World::Impl::checkFinite() const {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const Body& b = bodies[i];
+    if (b.position.allFinite() && b.orientation.coeffs().allFinite() && b.velocity.allFinite() &&
+        b.angularVelocity.allFinite())
+      continue;
+    std::ostringstream message;
+    message << "body " << i;
+    if (!b.name.empty()) message << " (\"" << b.name << "\")";
+    message << " has a non-finite state at step " << stepCount << " (time " << time << " s)";
+    throw std::runtime_error(message.str());
+  }
+}
+
+void World::setSolverSettings(const SolverSettings& settings) {
+  if (settings.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
+  if (!(settings.tolAbs >= 0.0) || !(settings.tolRel >= 0.0))
+    throw std::invalid_argument("tolerances must be non-negative");
+  if (!impl_->solver || settings.solver != impl_->settings.solver) {
+    std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
+    if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver + "\"");
+    impl_->solver = std::move(solver);
+  }
+  impl_->settings = settings;
+}
+
+const SolverSettings& World::solverSettings() const { return impl_->settings; }
+const std::vector<Body>& World::bodies() const { return impl_->bodies; }
+const std::vector<ContactReport>& World::contacts() const { return impl_->reports; }
+const StepMetrics& World::lastMetrics() const { return impl_->metrics; }
+int World::stepCount() const { return impl_->stepCount; }
+double World::time() const { return impl_->time; }
+double World::dt() const { return impl_->dt; }
+const Vec3& World::gravity() const { return impl_->gravity; }
+
+void World::setDt(double dt) {
+  if (!(std::isfinite(dt) && dt > 0.0)) throw std::invalid_argument("dt must be positive and finite");
+  impl_->dt = dt;
+}
+
+double World::kineticEnergy() const { return impl_->metrics.kineticEnergy; }
+double World::potentialEnergy() const { return impl_->metrics.potentialEnergy; }
+
+Scene World::snapshot() const {
+  Scene scene;
+  scene.gravity = impl_->gravity;
+  scene.dt = impl_->dt;
+  scene.friction = {};
+  for (const Body& body : impl_->bodies) {
+    BodyDesc desc = describeBody(body, impl_->time);
+    // Resolved materials, so the snapshot does not depend on the scene defaults it is loaded with.
+    desc.material = {body.mu, body.muTorsion, body.restitution};
+    scene.bodies.push_back(std::move(desc));
+  }
+  return scene;
+}
+
+void World::debugDraw(DebugDraw& draw) const {
+  const Color normalColor{0.2f, 0.9f, 0.3f, 1.0f};
+  const Color pointColor{1.0f, 0.3f, 0.2f, 1.0f};
+  for (const ContactReport& c : impl_->reports) {
+    draw.drawPoint(c.point, 4.0f, pointColor);
+    draw.drawSegment(c.point, c.point + 0.1 * c.normal, normalColor);
+  }
+}
+
+}  // namespace contactlab

@@ -1,0 +1,34 @@
+#pragma once
+// The one interface every contact solver implements, and the registry that lists them (the GUI combo
+// box, the CLI's --solver and the tests all enumerate solverRegistry()).
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "contactlab/metrics.h"
+#include "contactlab/solver_settings.h"
+#include "dynamics/contact_problem.h"
+
+namespace contactlab {
+
+class ContactSolver {
+ public:
+  virtual ~ContactSolver() = default;
+  // Solves for the contact impulses. `lambda` (4 per contact: n, t, s, tau) holds the warm start on
+  // entry and the solution on exit.
+  virtual SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
+                            Eigen::VectorXd& lambda) = 0;
+};
+
+struct SolverEntry {
+  std::string name;
+  std::string summary;
+  std::function<std::unique_ptr<ContactSolver>()> make;
+};
+
+const std::vector<SolverEntry>& solverRegistry();
+// nullptr when no solver has that name.
+std::unique_ptr<ContactSolver> makeSolver(const std::string& name);
+
+}  // namespace contactlab

@@ -1,0 +1,38 @@
+#pragma once
+// What PROX Jacobi (Alg. 1) and PROX Gauss-Seidel (Alg. 2) share: the outer loop with the merit of
+// eq. 27, absolute and relative stopping, and divergence detection with roll-back and R <- nu R.
+// The two differ only in the sweep.
+#include "solvers/contact_solver.h"
+#include "solvers/prox/r_factor.h"
+
+namespace contactlab {
+
+class ProxSolver : public ContactSolver {
+ public:
+  SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
+                    Eigen::VectorXd& lambda) final;
+
+ protected:
+  // One sweep over all contacts: updates lambda in place from lambda^k to lambda^{k+1} and
+  // returns the merit r^{k+1} = ||lambda^{k+1} - lambda^k|| (see mergeMerit).
+  virtual double sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) = 0;
+  // Called before the first sweep and after a roll-back restored lambda, so a sweep can rebuild
+  // what it keeps in step with lambda (Gauss-Seidel's w = M^-1 J^T lambda).
+  virtual void resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) = 0;
+
+  // The eq. 27 merit is ||lambda^{k+1} - lambda^k||_inf. We weigh each row by A_ii, which turns an
+  // impulse change into the contact velocity change it causes (m/s, rad/s for torsion): the
+  // absolute tolerance then means the same whatever the unit of mass, as does the iteration count.
+  static double mergeMerit(double merit, const ContactBlock& block, const Vec4& delta) {
+    return std::max(merit, delta.cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
+  }
+
+  // Buffers reused from solve to solve.
+  Eigen::VectorXd w_;  // 6 * numSlots: M^-1 J^T lambda, (linear, angular) per dynamic body
+
+ private:
+  RFactors rFactors_;
+  Eigen::VectorXd acceptedLambda_;  // 4 * numContacts: lambda^k, restored on divergence
+};
+
+}  // namespace contactlab

@@ -1,0 +1,42 @@
+#pragma once
+// The r-factor strategies of PROX paper sec. 4.2 (Global, Local, Blocked) and their adaptive
+// back-tracking R <- nu R. Every strategy gives a per-contact 4x4 R_k used in z = lambda - R_k v.
+#include <vector>
+
+#include "contactlab/solver_settings.h"
+#include "dynamics/contact_problem.h"
+
+namespace contactlab {
+
+class RFactors {
+ public:
+  void initialize(RFactorStrategy strategy, const ContactProblem& problem);
+
+  // R_k v for contact k, with the current back-tracking scale applied.
+  Vec4 apply(int k, const Vec4& v) const {
+    if (strategy_ == RFactorStrategy::Blocked) {
+      Vec4 out;
+      out[0] = diagonal_[k][0] * v[0];
+      out.tail<3>().noalias() = frictionBlockInverse_[k] * v.tail<3>();
+      return scale_ * out;
+    }
+    return scale_ * diagonal_[k].cwiseProduct(v);
+  }
+
+  // Divergence detected: R <- nu R (nu = 0.5 for Global and Blocked, 0.9 for Local, as in the paper).
+  void backtrack() { scale_ *= nu_; }
+  double scale() const { return scale_; }
+  double nu() const { return nu_; }
+  // The Global strategy's initial r for the force rows (n, t, s); 0 for the other strategies.
+  double initialGlobalR() const { return initialGlobalR_; }
+
+ private:
+  RFactorStrategy strategy_ = RFactorStrategy::Global;
+  double scale_ = 1.0;
+  double nu_ = 0.5;
+  double initialGlobalR_ = 0.0;
+  std::vector<Vec4> diagonal_;              // Global, Local: r of each row; Blocked: 1/A_nn in [0]
+  std::vector<Mat3> frictionBlockInverse_;  // Blocked: A_{t:tau, t:tau}^-1, eq. 40
+};
+
+}  // namespace contactlab
