@@ -18,6 +18,9 @@ struct FrictionDefaults {
   double restitution = 0.0;
 };
 
+// kg/m^3; a body given neither density nor mass has this density.
+inline constexpr double kDefaultDensity = 1000.0;
+
 struct Scene {
   Vec3 gravity{0.0, 0.0, -9.81};
   double dt = 0.01;

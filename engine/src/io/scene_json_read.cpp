@@ -1,0 +1,363 @@
+// Reading scene files: JSON text -> Scene, with every problem reported as
+// "<file>: <json path>: <what is wrong>" so a user can find the offending key without a debugger.
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <iterator>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "contactlab/scene.h"
+
+namespace contactlab {
+namespace {
+
+using nlohmann::json;
+
+// Follows nlohmann's parser events to know which key or array element is being read, so that errors
+// the parser itself raises (number overflow such as 1e999, truncation) can name a JSON path, and so
+// that duplicate keys, which nlohmann would silently collapse to the last one, are rejected.
+class JsonPathTracker {
+ public:
+  explicit JsonPathTracker(std::string source) : source_(std::move(source)) {}
+
+  bool onEvent(json::parse_event_t event, const json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start: frames_.push_back({false, {}, 0, {}}); break;
+      case json::parse_event_t::array_start: frames_.push_back({true, {}, 0, {}}); break;
+      case json::parse_event_t::key: {
+        Frame& object = frames_.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keysSeen.insert(object.key).second)
+          throw SceneError(source_ + ": " + path() + ": duplicate key");
+        break;
+      }
+      case json::parse_event_t::object_end:
+      case json::parse_event_t::array_end:
+        frames_.pop_back();
+        valueFinished();
+        break;
+      case json::parse_event_t::value: valueFinished(); break;
+    }
+    return true;  // keep everything
+  }
+
+  // The path of the value being read, e.g. bodies[3].size[1]; empty at the top level.
+  std::string path() const {
+    std::string out;
+    for (const Frame& f : frames_) {
+      if (f.isArray) out += "[" + std::to_string(f.index) + "]";
+      else if (!f.key.empty()) out += (out.empty() ? "" : ".") + f.key;
+    }
+    return out;
+  }
+
+ private:
+  struct Frame {
+    bool isArray;
+    std::string key;  // objects: the key whose value is being read
+    int index;        // arrays: the element being read
+    std::set<std::string> keysSeen;
+  };
+  void valueFinished() {
+    if (frames_.empty()) return;
+    Frame& parent = frames_.back();
+    if (parent.isArray) ++parent.index;
+    else parent.key.clear();  // between a value and the next key, errors belong to the object
+  }
+
+  std::string source_;
+  std::vector<Frame> frames_;
+};
+
+// nlohmann's messages start with "[json.exception.parse_error.101] "; users need only the rest.
+std::string withoutExceptionTag(const char* what) {
+  std::string_view text(what);
+  if (text.starts_with("[")) {
+    const auto close = text.find("] ");
+    if (close != std::string_view::npos) text.remove_prefix(close + 2);
+  }
+  return std::string(text);
+}
+
+json parseJsonDocument(const std::string& text, const std::string& source) {
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw SceneError(source + ": empty file (expected a JSON object with a \"bodies\" array)");
+  JsonPathTracker tracker(source);
+  try {
+    return json::parse(text, [&tracker](int, json::parse_event_t event, json& parsed) {
+      return tracker.onEvent(event, parsed);
+    });
+  } catch (const json::exception& e) {
+    // Syntax errors carry a line and column; out-of-range numbers (1e999) only the path knows.
+    const std::string where = tracker.path();
+    const char* kind = dynamic_cast<const json::parse_error*>(&e) ? "invalid JSON: " : "";
+    throw SceneError(source + ": " + (where.empty() ? "" : where + ": ") + kind + withoutExceptionTag(e.what()));
+  }
+}
+
+[[noreturn]] void failAt(const std::string& source, const std::string& path, const std::string& message) {
+  throw SceneError(source + ": " + (path.empty() ? "top level" : path) + ": " + message);
+}
+
+std::string describe(const json& value) {
+  std::string text = value.dump();
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return std::string(value.type_name()) + " " + text;
+}
+
+// Reads one object of the file with the path it sits at; every accessor checks type and range and
+// reports a failure with the file and the key's path.
+class ObjectReader {
+ public:
+  ObjectReader(const json& object, std::string path, const std::string& source,
+               const std::vector<std::string_view>& allowedKeys)
+      : object_(object), path_(std::move(path)), source_(source) {
+    if (!object.is_object()) fail(path_, "expected an object, got " + describe(object));
+    for (const auto& [key, value] : object.items()) {
+      bool allowed = false;
+      for (std::string_view k : allowedKeys) allowed = allowed || k == key;
+      if (!allowed) {
+        std::string list;
+        for (std::string_view k : allowedKeys) list += (list.empty() ? "" : ", ") + std::string(k);
+        fail(keyPath(key), "unknown key (allowed here: " + list + ")");
+      }
+    }
+  }
+
+  bool has(const std::string& key) const { return object_.contains(key); }
+  std::string keyPath(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+  const std::string& path() const { return path_; }
+  const json& raw(const std::string& key) const { return object_.at(key); }
+
+  [[noreturn]] void fail(const std::string& path, const std::string& message) const {
+    failAt(source_, path, message);
+  }
+  void require(const std::string& key, const std::string& why) const {
+    if (!has(key)) fail(keyPath(key), "missing (required " + why + ")");
+  }
+
+  double number(const std::string& key) const { return numberAt(raw(key), keyPath(key)); }
+  double number(const std::string& key, double fallback) const { return has(key) ? number(key) : fallback; }
+  double positive(const std::string& key) const { return positiveAt(raw(key), keyPath(key)); }
+  double nonNegative(const std::string& key) const {
+    const double v = number(key);
+    if (v < 0.0) fail(keyPath(key), "must not be negative, got " + raw(key).dump());
+    return v;
+  }
+  bool flag(const std::string& key) const {
+    if (!has(key)) return false;
+    if (!raw(key).is_boolean()) fail(keyPath(key), "expected true or false, got " + describe(raw(key)));
+    return raw(key).get<bool>();
+  }
+  std::string text(const std::string& key) const {
+    if (!raw(key).is_string()) fail(keyPath(key), "expected a string, got " + describe(raw(key)));
+    return raw(key).get<std::string>();
+  }
+  Vec3 vec3(const std::string& key) const { return vec3At(raw(key), keyPath(key)); }
+  Vec3 vec3(const std::string& key, const Vec3& fallback) const { return has(key) ? vec3(key) : fallback; }
+  Vec3 positiveVec3(const std::string& key) const {
+    const Vec3 v = vec3(key);
+    for (int i = 0; i < 3; ++i)
+      if (!(v[i] > 0.0))
+        fail(keyPath(key), "every component must be positive, got " + raw(key).dump());
+    return v;
+  }
+  const json& array(const std::string& key) const { return arrayAt(raw(key), keyPath(key)); }
+
+  double numberAt(const json& value, const std::string& path) const {
+    if (!value.is_number()) fail(path, "expected a number, got " + describe(value));
+    const double v = value.get<double>();
+    if (!std::isfinite(v)) fail(path, "number is not finite: " + value.dump());
+    return v;
+  }
+  double positiveAt(const json& value, const std::string& path) const {
+    const double v = numberAt(value, path);
+    if (!(v > 0.0)) fail(path, "must be positive, got " + value.dump());
+    return v;
+  }
+  const json& arrayAt(const json& value, const std::string& path) const {
+    if (!value.is_array()) fail(path, "expected an array, got " + describe(value));
+    return value;
+  }
+  Vec3 vec3At(const json& value, const std::string& path) const {
+    if (!value.is_array() || value.size() != 3) fail(path, "expected an array of 3 numbers, got " + describe(value));
+    Vec3 v;
+    for (int i = 0; i < 3; ++i) v[i] = numberAt(value[i], path + "[" + std::to_string(i) + "]");
+    return v;
+  }
+
+ private:
+  const json& object_;
+  std::string path_;
+  const std::string& source_;
+};
+
+Quat readOrientation(const ObjectReader& body) {
+  const std::string path = body.keyPath("orientation");
+  const json& value = body.raw("orientation");
+  if (!value.is_array() || value.size() != 4)
+    body.fail(path, "expected a quaternion [w, x, y, z], got " + describe(value));
+  Vec4 wxyz;
+  for (int i = 0; i < 4; ++i) wxyz[i] = body.numberAt(value[i], path + "[" + std::to_string(i) + "]");
+  // A non-unit quaternion is a harmless slip (rounded digits) and is normalized; a zero one names no
+  // rotation at all. One already unit to rounding is kept bit for bit, so saved states round-trip.
+  const double norm = wxyz.norm();
+  if (!(norm > 1e-12)) body.fail(path, "quaternion has zero norm: " + value.dump());
+  if (std::abs(norm - 1.0) > 1e-12) wxyz /= norm;
+  return Quat(wxyz[0], wxyz[1], wxyz[2], wxyz[3]);
+}
+
+std::vector<VelocityKey> readVelocitySchedule(const ObjectReader& body) {
+  const std::string path = body.keyPath("velocity_schedule");
+  std::vector<VelocityKey> schedule;
+  const json& entries = body.array("velocity_schedule");
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string entryPath = path + "[" + std::to_string(i) + "]";
+    const json& entry = entries[i];
+    if (!entry.is_array() || entry.size() != 2)
+      body.fail(entryPath, "expected [time, [vx, vy, vz]], got " + describe(entry));
+    VelocityKey key{body.numberAt(entry[0], entryPath + "[0]"), body.vec3At(entry[1], entryPath + "[1]")};
+    if (!schedule.empty() && !(key.time > schedule.back().time))
+      body.fail(entryPath + "[0]", "times must increase, got " + entry[0].dump() + " after " +
+                                       std::to_string(schedule.back().time));
+    schedule.push_back(key);
+  }
+  return schedule;
+}
+
+// The material keys of a body, or of the scene's "friction" object.
+MaterialOverride readMaterial(const ObjectReader& object) {
+  MaterialOverride m;
+  if (object.has("mu")) m.mu = object.nonNegative("mu");
+  if (object.has("mu_torsion")) m.muTorsion = object.nonNegative("mu_torsion");
+  if (object.has("restitution")) {
+    m.restitution = object.nonNegative("restitution");
+    if (*m.restitution > 1.0) object.fail(object.keyPath("restitution"), "must not exceed 1 (it would add energy)");
+  }
+  return m;
+}
+
+FrictionDefaults readFriction(const ObjectReader& friction) {
+  const MaterialOverride given = readMaterial(friction);
+  const FrictionDefaults defaults;
+  return {given.mu.value_or(defaults.mu), given.muTorsion.value_or(defaults.muTorsion),
+          given.restitution.value_or(defaults.restitution)};
+}
+
+// A plane is a static half-space placed by its normal and offset alone, so it takes no pose,
+// velocity or mass keys.
+BodyDesc readPlaneBody(const json& value, const std::string& path, const std::string& source) {
+  const ObjectReader body(value, path, source,
+                          {"name", "shape", "normal", "offset", "static", "mu", "mu_torsion", "restitution"});
+  body.require("normal", "for a plane");
+  body.require("offset", "for a plane");
+  if (body.has("static") && !body.flag("static"))
+    body.fail(body.keyPath("static"), "a plane is always static");
+  const Vec3 normal = body.vec3("normal");
+  const double norm = normal.norm();
+  if (!(norm > 1e-12)) body.fail(body.keyPath("normal"), "must be a non-zero vector, got " + body.raw("normal").dump());
+  BodyDesc desc;
+  if (body.has("name")) desc.name = body.text("name");
+  // Scaling n.x <= d by 1/|n| keeps the same half-space with a unit normal.
+  desc.shape = PlaneShape{normal / norm, body.number("offset") / norm};
+  desc.motion = MotionType::Static;
+  desc.material = readMaterial(body);
+  return desc;
+}
+
+Shape readSolidShape(const ObjectReader& body, const std::string& shapeName) {
+  const std::string why = "for a " + shapeName;
+  if (shapeName == "box") {
+    body.require("size", why);
+    return BoxShape{0.5 * body.positiveVec3("size")};
+  }
+  if (shapeName == "sphere") {
+    body.require("radius", why);
+    return SphereShape{body.positive("radius")};
+  }
+  // Capsule; the caller has checked the name.
+  body.require("radius", why);
+  body.require("length", why);
+  return CapsuleShape{body.positive("radius"), 0.5 * body.nonNegative("length")};
+}
+
+BodyDesc readSolidBody(const json& value, const std::string& path, const std::string& source,
+                       const std::string& shapeName) {
+  std::vector<std::string_view> keys = {"name", "shape"};
+  if (shapeName == "box") keys.push_back("size");
+  else keys.push_back("radius");
+  if (shapeName == "capsule") keys.push_back("length");
+  keys.insert(keys.end(), {"position", "orientation", "velocity", "angular_velocity", "density", "mass", "mu",
+                           "mu_torsion", "restitution", "static", "kinematic", "velocity_schedule"});
+  const ObjectReader body(value, path, source, keys);
+  BodyDesc desc;
+  if (body.has("name")) desc.name = body.text("name");
+  desc.shape = readSolidShape(body, shapeName);
+  body.require("position", "for every body but a plane");
+  desc.position = body.vec3("position");
+  if (body.has("orientation")) desc.orientation = readOrientation(body);
+  desc.velocity = body.vec3("velocity", Vec3::Zero());
+  desc.angularVelocity = body.vec3("angular_velocity", Vec3::Zero());
+
+  if (body.has("density") && body.has("mass"))
+    body.fail(body.keyPath("mass"), "give either density or mass, not both");
+  if (body.has("mass")) desc.mass = body.positive("mass");
+  else desc.density = body.has("density") ? body.positive("density") : kDefaultDensity;
+  desc.material = readMaterial(body);
+
+  const bool isStatic = body.flag("static"), isKinematic = body.flag("kinematic");
+  if (isStatic && isKinematic) body.fail(body.keyPath("kinematic"), "a body cannot be both static and kinematic");
+  desc.motion = isStatic ? MotionType::Static : isKinematic ? MotionType::Kinematic : MotionType::Dynamic;
+  if (body.has("velocity_schedule")) {
+    if (!isKinematic) body.fail(body.keyPath("velocity_schedule"), "only kinematic bodies follow a schedule");
+    desc.velocitySchedule = readVelocitySchedule(body);
+  }
+  return desc;
+}
+
+BodyDesc readBody(const json& value, const std::string& path, const std::string& source) {
+  // The shape decides which keys are allowed, so it is read before the body's keys are checked.
+  if (!value.is_object()) failAt(source, path, "expected an object, got " + describe(value));
+  if (!value.contains("shape")) failAt(source, path + ".shape", "missing (required for every body)");
+  const json& shape = value.at("shape");
+  if (!shape.is_string()) failAt(source, path + ".shape", "expected a string, got " + describe(shape));
+  const std::string shapeName = shape.get<std::string>();
+  if (shapeName == "plane") return readPlaneBody(value, path, source);
+  if (shapeName == "box" || shapeName == "sphere" || shapeName == "capsule")
+    return readSolidBody(value, path, source, shapeName);
+  failAt(source, path + ".shape", "unknown shape \"" + shapeName + "\" (expected box, sphere, capsule or plane)");
+}
+
+}  // namespace
+
+Scene parseSceneJson(const std::string& text, const std::string& source) {
+  const json document = parseJsonDocument(text, source);
+  const ObjectReader top(document, "", source, {"gravity", "dt", "friction", "bodies"});
+  Scene scene;
+  scene.gravity = top.vec3("gravity", scene.gravity);
+  if (top.has("dt")) scene.dt = top.positive("dt");
+  if (top.has("friction"))
+    scene.friction = readFriction(ObjectReader(top.raw("friction"), "friction", source, {"mu", "mu_torsion", "restitution"}));
+  top.require("bodies", "at the top level");
+  const json& bodies = top.array("bodies");
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    scene.bodies.push_back(readBody(bodies[i], "bodies[" + std::to_string(i) + "]", source));
+  return scene;
+}
+
+Scene loadSceneFile(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) throw SceneError(path + ": no such file");
+  if (std::filesystem::is_directory(status)) throw SceneError(path + ": is a directory, not a scene file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SceneError(path + ": cannot be opened for reading");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (in.bad()) throw SceneError(path + ": read error");
+  return parseSceneJson(text, path);
+}
+
+}  // namespace contactlab

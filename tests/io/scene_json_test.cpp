@@ -1,0 +1,270 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "contactlab/scene.h"
+#include "io/bad_scene_cases.h"
+
+namespace contactlab {
+namespace {
+
+// The error message of parsing `text`, or "" if it parsed.
+std::string parseError(const std::string& text) {
+  try {
+    parseSceneJson(text, "test.json");
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A scene with one body whose extra keys are `bodyKeys`, e.g. R"("radius": 1, "position": [0,0,0])".
+std::string oneBody(const std::string& bodyKeys) { return R"({"bodies": [{)" + bodyKeys + "}]}"; }
+
+TEST(SceneJson, MinimalSceneTakesThePapersDefaults) {
+  const Scene scene = parseSceneJson(oneBody(R"("shape": "sphere", "radius": 0.25, "position": [1, 2, 3])"), "t");
+  EXPECT_EQ(scene.gravity, Vec3(0, 0, -9.81));
+  EXPECT_DOUBLE_EQ(scene.dt, 0.01);
+  EXPECT_DOUBLE_EQ(scene.friction.mu, 0.75);
+  EXPECT_DOUBLE_EQ(scene.friction.muTorsion, 0.01);
+  EXPECT_DOUBLE_EQ(scene.friction.restitution, 0.0);
+  ASSERT_EQ(scene.bodies.size(), 1u);
+  const BodyDesc& body = scene.bodies[0];
+  EXPECT_EQ(body.position, Vec3(1, 2, 3));
+  EXPECT_TRUE(body.orientation.coeffs().isApprox(Quat::Identity().coeffs()));
+  EXPECT_EQ(body.velocity, Vec3::Zero());
+  EXPECT_EQ(body.angularVelocity, Vec3::Zero());
+  EXPECT_EQ(body.density, kDefaultDensity);
+  EXPECT_FALSE(body.mass.has_value());
+  EXPECT_FALSE(body.material.mu || body.material.muTorsion || body.material.restitution);
+  EXPECT_EQ(body.motion, MotionType::Dynamic);
+}
+
+TEST(SceneJson, ReadsEveryShapeInItsOwnUnits) {
+  const Scene scene = parseSceneJson(R"({"bodies": [
+      {"shape": "box", "size": [2, 4, 6], "position": [0, 0, 0]},
+      {"shape": "sphere", "radius": 0.5, "position": [0, 0, 0]},
+      {"shape": "capsule", "radius": 0.1, "length": 0.8, "position": [0, 0, 0]},
+      {"shape": "plane", "normal": [0, 0, 2], "offset": 1}]})",
+                                     "t");
+  ASSERT_EQ(scene.bodies.size(), 4u);
+  EXPECT_EQ(std::get<BoxShape>(scene.bodies[0].shape).halfExtents, Vec3(1, 2, 3));
+  EXPECT_DOUBLE_EQ(std::get<SphereShape>(scene.bodies[1].shape).radius, 0.5);
+  const auto& capsule = std::get<CapsuleShape>(scene.bodies[2].shape);
+  EXPECT_DOUBLE_EQ(capsule.radius, 0.1);
+  EXPECT_DOUBLE_EQ(capsule.halfLength, 0.4);
+  // A non-unit plane normal is scaled to unit length together with the offset: the same half-space.
+  const auto& plane = std::get<PlaneShape>(scene.bodies[3].shape);
+  EXPECT_EQ(plane.normal, Vec3(0, 0, 1));
+  EXPECT_DOUBLE_EQ(plane.offset, 0.5);
+  EXPECT_EQ(scene.bodies[3].motion, MotionType::Static);
+}
+
+TEST(SceneJson, ReadsTheIssuesExample) {
+  const Scene scene = parseSceneJson(R"({ "gravity": [0, 0, -9.81], "dt": 0.01,
+  "friction": { "mu": 0.75, "mu_torsion": 0.01, "restitution": 0.0 },
+  "bodies": [
+    { "name": "ground", "shape": "box", "size": [20, 20, 1], "position": [0, 0, -0.5], "static": true },
+    { "shape": "sphere", "radius": 0.25, "position": [0, 0, 2], "orientation": [1, 0, 0, 0],
+      "velocity": [0, 0, 0], "angular_velocity": [0, 0, 0], "density": 1000,
+      "mu": 0.5, "mu_torsion": 0.01, "restitution": 0.5 } ] })",
+                                     "example.json");
+  ASSERT_EQ(scene.bodies.size(), 2u);
+  EXPECT_EQ(scene.bodies[0].name, "ground");
+  EXPECT_EQ(scene.bodies[0].motion, MotionType::Static);
+  EXPECT_EQ(scene.bodies[1].material.mu, 0.5);
+  EXPECT_EQ(scene.bodies[1].material.restitution, 0.5);
+}
+
+TEST(SceneJson, NormalizesANonUnitQuaternion) {
+  const Scene scene = parseSceneJson(
+      oneBody(R"("shape": "box", "size": [1, 1, 1], "position": [0, 0, 0], "orientation": [2, 0, 0, 2])"), "t");
+  const Quat& q = scene.bodies[0].orientation;
+  EXPECT_NEAR(q.norm(), 1.0, 1e-15);
+  EXPECT_NEAR(q.w(), std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(q.z(), std::sqrt(0.5), 1e-15);
+}
+
+TEST(SceneJson, ReadsKinematicBodiesAndTheirSchedule) {
+  const Scene scene = parseSceneJson(oneBody(R"("shape": "box", "size": [1, 1, 1], "position": [0, 0, 0],
+      "kinematic": true, "mass": 5, "velocity_schedule": [[0, [1, 0, 0]], [2.5, [0, 0, 0]]])"),
+                                     "t");
+  const BodyDesc& body = scene.bodies[0];
+  EXPECT_EQ(body.motion, MotionType::Kinematic);
+  EXPECT_EQ(body.mass, 5.0);
+  EXPECT_FALSE(body.density.has_value());
+  ASSERT_EQ(body.velocitySchedule.size(), 2u);
+  EXPECT_DOUBLE_EQ(body.velocitySchedule[1].time, 2.5);
+  EXPECT_EQ(body.velocitySchedule[0].velocity, Vec3(1, 0, 0));
+}
+
+Scene everyFeatureScene() {
+  Scene scene;
+  scene.gravity = Vec3(0.1, -0.2, -9.7);
+  scene.dt = 1.0 / 300.0;
+  scene.friction = {0.3, 0.02, 0.1};
+  BodyDesc box;
+  box.name = "box";
+  box.shape = BoxShape{Vec3(0.1, 0.2, 1.0 / 3.0)};
+  box.position = Vec3(1.0 / 7.0, 2e-17, -3.5);
+  box.orientation = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 2, 3).normalized()));
+  box.velocity = Vec3(0.1, 0.2, 0.3);
+  box.angularVelocity = Vec3(-1, 0.5, 1e-9);
+  box.density = 750.0;
+  box.material.mu = 0.123456789;
+  BodyDesc sphere;
+  sphere.shape = SphereShape{0.25};
+  sphere.mass = 3.25;
+  sphere.material = {0.5, 0.02, 0.5};
+  BodyDesc capsule;
+  capsule.shape = CapsuleShape{0.1, 0.35};
+  capsule.motion = MotionType::Kinematic;
+  capsule.density = 1000.0;
+  capsule.velocitySchedule = {{0.0, Vec3(1, 0, 0)}, {1.5, Vec3(0, 0, 0.1)}};
+  BodyDesc plane;
+  plane.shape = PlaneShape{Vec3(0, 0, 1), -0.25};
+  plane.motion = MotionType::Static;
+  scene.bodies = {box, sphere, capsule, plane};
+  return scene;
+}
+
+void expectSameBody(const BodyDesc& a, const BodyDesc& b) {
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.shape.index(), b.shape.index());
+  EXPECT_EQ(a.position, b.position);
+  EXPECT_TRUE(a.orientation.coeffs().isApprox(b.orientation.coeffs(), 1e-15));
+  EXPECT_EQ(a.velocity, b.velocity);
+  EXPECT_EQ(a.angularVelocity, b.angularVelocity);
+  EXPECT_EQ(a.density, b.density);
+  EXPECT_EQ(a.mass, b.mass);
+  EXPECT_EQ(a.material.mu, b.material.mu);
+  EXPECT_EQ(a.material.muTorsion, b.material.muTorsion);
+  EXPECT_EQ(a.material.restitution, b.material.restitution);
+  EXPECT_EQ(a.motion, b.motion);
+  ASSERT_EQ(a.velocitySchedule.size(), b.velocitySchedule.size());
+  for (std::size_t i = 0; i < a.velocitySchedule.size(); ++i) {
+    EXPECT_EQ(a.velocitySchedule[i].time, b.velocitySchedule[i].time);
+    EXPECT_EQ(a.velocitySchedule[i].velocity, b.velocitySchedule[i].velocity);
+  }
+}
+
+TEST(SceneJson, RoundTripsEveryFieldExactly) {
+  const Scene original = everyFeatureScene();
+  const Scene copy = parseSceneJson(sceneToJson(original), "round trip");
+  EXPECT_EQ(copy.gravity, original.gravity);
+  EXPECT_EQ(copy.dt, original.dt);
+  EXPECT_EQ(copy.friction.mu, original.friction.mu);
+  EXPECT_EQ(copy.friction.muTorsion, original.friction.muTorsion);
+  EXPECT_EQ(copy.friction.restitution, original.friction.restitution);
+  ASSERT_EQ(copy.bodies.size(), original.bodies.size());
+  for (std::size_t i = 0; i < copy.bodies.size(); ++i) expectSameBody(copy.bodies[i], original.bodies[i]);
+  EXPECT_EQ(std::get<BoxShape>(copy.bodies[0].shape).halfExtents,
+            std::get<BoxShape>(original.bodies[0].shape).halfExtents);
+  EXPECT_EQ(std::get<CapsuleShape>(copy.bodies[2].shape).halfLength, 0.35);
+  EXPECT_EQ(std::get<PlaneShape>(copy.bodies[3].shape).offset, -0.25);
+  // A second trip changes nothing: the text is a fixed point.
+  EXPECT_EQ(sceneToJson(copy), sceneToJson(original));
+}
+
+TEST(SceneJson, SaveAndLoadGoThroughAFile) {
+  const std::string path = (std::filesystem::temp_directory_path() / "contactlab_scene_json_test.json").string();
+  saveSceneFile(everyFeatureScene(), path);
+  EXPECT_EQ(sceneToJson(loadSceneFile(path)), sceneToJson(everyFeatureScene()));
+  std::filesystem::remove(path);
+}
+
+TEST(SceneJson, EveryBadSceneFileNamesTheFileAndTheFault) {
+  for (const auto& bad : testing::badSceneCases()) {
+    SCOPED_TRACE(bad.file);
+    const std::string path = testing::badScenePath(bad.file);
+    try {
+      loadSceneFile(path);
+      ADD_FAILURE() << "loaded without error";
+    } catch (const SceneError& e) {
+      EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(bad.mustMention), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(SceneJson, MissingPathsAndDirectoriesAreNamed) {
+  const std::string missing = testing::badScenePath("no_such_scene.json");
+  EXPECT_THROW(
+      {
+        try {
+          loadSceneFile(missing);
+        } catch (const SceneError& e) {
+          EXPECT_EQ(std::string(e.what()), missing + ": no such file");
+          throw;
+        }
+      },
+      SceneError);
+  EXPECT_THROW(loadSceneFile(CONTACTLAB_TEST_DATA), SceneError);
+}
+
+struct BadTextCase {
+  const char* text;
+  const char* mustMention;
+};
+
+TEST(SceneJson, EachSchemaViolationNamesItsKey) {
+  const BadTextCase cases[] = {
+      {R"({})", "bodies: missing"},
+      {R"({"bodies": {}})", "bodies: expected an array"},
+      {R"({"bodies": [], "gravity": [0, 0]})", "gravity: expected an array of 3 numbers"},
+      {R"({"bodies": [], "dt": 0})", "dt: must be positive"},
+      {R"({"bodies": [], "dt": "fast"})", "dt: expected a number, got string"},
+      {R"({"bodies": [], "friction": {"mu": -1}})", "friction.mu: must not be negative"},
+      {R"({"bodies": [], "friction": {"static_mu": 1}})", "friction.static_mu: unknown key"},
+      {R"({"bodies": [], "bodies": []})", "bodies: duplicate key"},
+      {R"({"bodies": [7]})", "bodies[0]: expected an object"},
+      {R"({"bodies": [{"radius": 1}]})", "bodies[0].shape: missing"},
+      {R"({"bodies": [{"shape": 3}]})", "bodies[0].shape: expected a string"},
+      {R"({"bodies": [{"shape": "box", "size": [1, 0, 1], "position": [0, 0, 0]}]})", "bodies[0].size"},
+      {R"({"bodies": [{"shape": "box", "size": [1, 1, 1]}]})", "bodies[0].position: missing"},
+      {R"({"bodies": [{"shape": "box", "position": [0, 0, 0]}]})", "bodies[0].size: missing"},
+      {R"({"bodies": [{"shape": "box", "radius": 1, "position": [0, 0, 0]}]})", "bodies[0].radius: unknown key"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 0, "position": [0, 0, 0]}]})", "bodies[0].radius"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "size": [1, 1, 1], "position": [0, 0, 0]}]})",
+       "bodies[0].size: unknown key"},
+      {R"({"bodies": [{"shape": "capsule", "radius": 1, "position": [0, 0, 0]}]})", "bodies[0].length: missing"},
+      {R"({"bodies": [{"shape": "capsule", "radius": 1, "length": -1, "position": [0, 0, 0]}]})",
+       "bodies[0].length"},
+      {R"({"bodies": [{"shape": "plane", "normal": [0, 0, 0], "offset": 0}]})", "bodies[0].normal"},
+      {R"({"bodies": [{"shape": "plane", "normal": [0, 0, 1]}]})", "bodies[0].offset: missing"},
+      {R"({"bodies": [{"shape": "plane", "normal": [0, 0, 1], "offset": 0, "position": [0, 0, 0]}]})",
+       "bodies[0].position: unknown key"},
+      {R"({"bodies": [{"shape": "plane", "normal": [0, 0, 1], "offset": 0, "static": false}]})",
+       "bodies[0].static"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "density": 1, "mass": 1}]})",
+       "bodies[0].mass: give either density or mass"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "mass": -1}]})", "bodies[0].mass"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "static": 1}]})",
+       "bodies[0].static: expected true or false"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "static": true, "kinematic": true}]})",
+       "bodies[0].kinematic"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "velocity_schedule": []}]})",
+       "bodies[0].velocity_schedule: only kinematic"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "kinematic": true,
+           "velocity_schedule": [[1, [0, 0, 0]], [1, [1, 0, 0]]]}]})",
+       "bodies[0].velocity_schedule[1][0]: times must increase"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "kinematic": true,
+           "velocity_schedule": [[0, 1]]}]})",
+       "bodies[0].velocity_schedule[0][1]"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "restitution": 1.5}]})",
+       "bodies[0].restitution: must not exceed 1"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, -1e999, 0]}]})", "bodies[0].position[1]"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "orientation": [1, 0, 0]}]})",
+       "bodies[0].orientation: expected a quaternion"},
+  };
+  for (const BadTextCase& c : cases) {
+    SCOPED_TRACE(c.text);
+    const std::string message = parseError(c.text);
+    EXPECT_TRUE(message.starts_with("test.json: ")) << message;
+    EXPECT_NE(message.find(c.mustMention), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace contactlab
