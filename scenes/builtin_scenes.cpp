@@ -1,0 +1,47 @@
+// The registry of built-in scenes: one line per scene. Builders live beside their parameter lists
+// in their own files (stacks.cpp, simple.cpp, pile.cpp).
+#include "scene_building.h"
+
+namespace contactlab {
+
+const std::vector<SceneEntry>& builtinScenes() {
+  static const std::vector<SceneEntry> scenes = {
+      scenes::wallScene(),
+      scenes::towerScene(),
+      scenes::pyramidScene(),
+      scenes::inclineScene(),
+      scenes::bounceScene(),
+      scenes::spinScene(),
+      scenes::pileScene(),
+  };
+  return scenes;
+}
+
+const SceneEntry* findBuiltinScene(const std::string& name) {
+  for (const SceneEntry& entry : builtinScenes())
+    if (entry.name == name) return &entry;
+  return nullptr;
+}
+
+Scene buildBuiltinScene(const std::string& name, const SceneParams& overrides, std::uint64_t seed) {
+  const SceneEntry* entry = findBuiltinScene(name);
+  if (!entry) {
+    std::string known;
+    for (const SceneEntry& e : builtinScenes()) known += (known.empty() ? "" : ", ") + e.name;
+    throw SceneError("unknown built-in scene \"" + name + "\" (built-in scenes: " + known + ")");
+  }
+  SceneParams params;
+  for (const SceneParam& p : entry->params) params[p.name] = p.defaultValue;
+  for (const auto& [key, value] : overrides) {
+    if (!params.contains(key)) {
+      std::string valid;
+      for (const SceneParam& p : entry->params) valid += (valid.empty() ? "" : ", ") + p.name;
+      throw SceneError("scene " + name + " has no parameter \"" + key + "\" (its parameters: " +
+                       (valid.empty() ? "none" : valid) + ")");
+    }
+    params[key] = value;
+  }
+  return entry->build(params, seed);
+}
+
+}  // namespace contactlab

@@ -1,0 +1,90 @@
+#include "scene_building.h"
+
+#include <cmath>
+#include <limits>
+#include <numbers>
+#include <sstream>
+
+namespace contactlab::scenes {
+
+BodyDesc staticBox(const std::string& name, const Vec3& size, const Vec3& position, const Quat& orientation) {
+  BodyDesc body = dynamicBox(name, size, position, orientation);
+  body.motion = MotionType::Static;
+  return body;
+}
+
+BodyDesc dynamicBox(const std::string& name, const Vec3& size, const Vec3& position, const Quat& orientation) {
+  BodyDesc body;
+  body.name = name;
+  body.shape = BoxShape{0.5 * size};
+  body.position = position;
+  body.orientation = orientation;
+  return body;
+}
+
+BodyDesc dynamicSphere(const std::string& name, double radius, const Vec3& position) {
+  BodyDesc body;
+  body.name = name;
+  body.shape = SphereShape{radius};
+  body.position = position;
+  return body;
+}
+
+BodyDesc groundBox(double extent) { return staticBox("ground", Vec3(extent, extent, 1), Vec3(0, 0, -0.5)); }
+
+void ParamReader::reject(const std::string& name, double value, const std::string& rule) const {
+  std::ostringstream message;
+  message << "scene " << scene_ << ": parameter " << name << " must be " << rule << ", got " << value;
+  throw SceneError(message.str());
+}
+
+double ParamReader::finite(const std::string& name) const {
+  const auto it = params_.find(name);
+  if (it == params_.end()) throw SceneError("scene " + scene_ + ": parameter " + name + " was not given");
+  if (!std::isfinite(it->second)) reject(name, it->second, "finite");
+  return it->second;
+}
+
+double ParamReader::positive(const std::string& name) const {
+  const double value = finite(name);
+  if (!(value > 0.0)) reject(name, value, "positive");
+  return value;
+}
+
+double ParamReader::nonNegative(const std::string& name) const { return inRange(name, 0.0, std::numeric_limits<double>::infinity()); }
+
+double ParamReader::inRange(const std::string& name, double lo, double hi) const {
+  const double value = finite(name);
+  if (!(value >= lo && value <= hi)) {
+    std::ostringstream rule;
+    if (std::isinf(hi)) rule << "at least " << lo;
+    else rule << "from " << lo << " to " << hi;
+    reject(name, value, rule.str());
+  }
+  return value;
+}
+
+int ParamReader::count(const std::string& name, int minimum) const {
+  const double value = finite(name);
+  // A million bodies is far beyond what a step can handle; the cap keeps the int conversion safe.
+  if (value != std::floor(value) || value < minimum || value > 1e6)
+    reject(name, value, "a whole number from " + std::to_string(minimum) + " to 1000000");
+  return static_cast<int>(value);
+}
+
+SceneRandom::SceneRandom(std::uint64_t seed) : engine_(seed) {}
+
+double SceneRandom::uniform(double lo, double hi) {
+  // The top 53 bits give every double in [0, 1) on a 2^-53 grid.
+  const double unit = static_cast<double>(engine_() >> 11) * 0x1.0p-53;
+  return lo + (hi - lo) * unit;
+}
+
+Quat SceneRandom::orientation() {
+  // Shoemake, "Uniform random rotations" (Graphics Gems III): three uniforms give a uniform quaternion.
+  const double u1 = uniform(0, 1), u2 = uniform(0, 2 * std::numbers::pi), u3 = uniform(0, 2 * std::numbers::pi);
+  const double a = std::sqrt(1.0 - u1), b = std::sqrt(u1);
+  return Quat(a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3));
+}
+
+}  // namespace contactlab::scenes
