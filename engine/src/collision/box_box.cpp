@@ -1,0 +1,202 @@
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "collision/box_geometry.h"
+#include "collision/pair_functions.h"
+#include "collision/segment_geometry.h"
+
+namespace contactlab {
+
+namespace {
+
+// Feature ids. Face contacts: the reference face in bits 9-11, the incident face in bits 6-8 and
+// the clip vertex in bits 0-5 (see ClipVertex); the same whichever argument the reference box
+// came as. Edge contacts: bit 12, then the edge of A in bits 4-7 and the edge of B in bits 0-3.
+constexpr std::uint32_t kEdgeContact = 1u << 12;
+
+// An edge axis must beat the best face axis by this fraction of the smallest half-extent, and one
+// box's face the other's by as much to become the reference: a box resting on another then keeps
+// the same face contact from step to step instead of flickering with rounding.
+constexpr double kFaceAxisPreference = 0.01;
+// Edge axes from edges closer to parallel than this (sine of the angle) are ill defined; the
+// face axes cover those configurations.
+constexpr double kParallelEdges = 1e-6;
+
+// Half the length of the box's shadow on a unit axis.
+double projectedRadius(const BoxShape& box, const Pose& pose, const Vec3& axis) {
+  return (pose.rotation.transpose() * axis).cwiseAbs().dot(box.halfExtents);
+}
+
+struct SeparatingAxis {
+  enum Kind { kFaceOfA, kFaceOfB, kEdges } kind = kFaceOfA;
+  Vec3 normal = Vec3::Zero();  // unit, from A towards B
+  double separation = -std::numeric_limits<double>::infinity();
+  int axisA = -1, axisB = -1;  // body axis of A and/or B the normal comes from
+};
+
+// The SAT axis along which the boxes overlap least, with the bias above; none when some axis
+// separates them by the margin or more (the separation along any axis bounds their distance).
+std::optional<SeparatingAxis> leastOverlapAxis(const BoxShape& a, const Pose& poseA, const BoxShape& b,
+                                               const Pose& poseB, double margin) {
+  const Vec3 centreOffset = poseB.position - poseA.position;
+  auto separationAlong = [&](Vec3 normal, SeparatingAxis::Kind kind, int axisA, int axisB) {
+    if (normal.dot(centreOffset) < 0.0) normal = -normal;
+    // Radii summed first, so that swapping the boxes gives bitwise the same separation.
+    const double separation =
+        normal.dot(centreOffset) - (projectedRadius(a, poseA, normal) + projectedRadius(b, poseB, normal));
+    return SeparatingAxis{kind, normal, separation, axisA, axisB};
+  };
+  SeparatingAxis faceA, faceB, edges;
+  for (int i = 0; i < 3; ++i) {
+    const SeparatingAxis candidateA = separationAlong(poseA.rotation.col(i), SeparatingAxis::kFaceOfA, i, -1);
+    if (candidateA.separation > faceA.separation) faceA = candidateA;
+    const SeparatingAxis candidateB = separationAlong(poseB.rotation.col(i), SeparatingAxis::kFaceOfB, -1, i);
+    if (candidateB.separation > faceB.separation) faceB = candidateB;
+  }
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const Vec3 crossed = poseA.rotation.col(i).cross(poseB.rotation.col(j));
+      const double length = crossed.norm();
+      if (length < kParallelEdges) continue;
+      const SeparatingAxis candidate = separationAlong(crossed / length, SeparatingAxis::kEdges, i, j);
+      if (candidate.separation > edges.separation) edges = candidate;
+    }
+
+  if (std::max({faceA.separation, faceB.separation, edges.separation}) >= margin) return std::nullopt;
+  const double preference = kFaceAxisPreference * std::min(a.halfExtents.minCoeff(), b.halfExtents.minCoeff());
+  const double bestFaceSeparation = std::max(faceA.separation, faceB.separation);
+  if (edges.separation > bestFaceSeparation + preference) return edges;
+  if (std::abs(faceA.separation - faceB.separation) > preference)
+    return faceA.separation > faceB.separation ? faceA : faceB;
+  // Nearly as good: the reference face belongs to the box lower along the contact normal, with
+  // the normal's sign fixed by its largest component. That picks the same box whichever argument
+  // it came as (the swapped call gives the same points), and the same box every step.
+  const Vec3 direction = faceA.normal + faceB.normal;
+  int dominant = 0;
+  direction.cwiseAbs().maxCoeff(&dominant);
+  return direction[dominant] >= 0.0 ? faceA : faceB;
+}
+
+// A vertex of the incident face during clipping. Its id is the pair of polygon edges meeting at it
+// (incoming, outgoing), each tagged 0-3 for an edge of the incident face or 4-7 for a side plane
+// of the reference face; the pair stays the same while the same features cross.
+struct ClipVertex {
+  Vec3 position;
+  std::uint32_t inTag, outTag;
+  std::uint32_t id() const { return inTag << 3 | outTag; }
+};
+struct ClipPolygon {
+  std::array<ClipVertex, ContactBuffer::kCapacity> vertices;
+  int size = 0;
+  void push(const ClipVertex& v) { vertices[size++] = v; }
+};
+
+// Sutherland-Hodgman: keeps the part of the polygon where normal . x <= offset.
+ClipPolygon clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, std::uint32_t planeTag) {
+  ClipPolygon clipped;
+  for (int i = 0; i < polygon.size; ++i) {
+    const ClipVertex& previous = polygon.vertices[(i + polygon.size - 1) % polygon.size];
+    const ClipVertex& current = polygon.vertices[i];
+    const double previousDistance = normal.dot(previous.position) - offset;
+    const double currentDistance = normal.dot(current.position) - offset;
+    if ((previousDistance <= 0.0) != (currentDistance <= 0.0)) {
+      const double t = previousDistance / (previousDistance - currentDistance);
+      const Vec3 crossing = previous.position + t * (current.position - previous.position);
+      // Entering, the polygon arrives along the plane; leaving, it departs along it.
+      if (currentDistance <= 0.0) clipped.push({crossing, planeTag, previous.outTag});
+      else clipped.push({crossing, previous.outTag, planeTag});
+    }
+    if (currentDistance <= 0.0) clipped.push(current);
+  }
+  return clipped;
+}
+
+// Face contact: the incident box's face most opposed to the reference normal, clipped to the
+// side planes of the reference face; each remaining vertex faces its projection on that face.
+void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int referenceAxis,
+                     const Vec3& referenceNormal, const BoxShape& incident, const Pose& incidentPose,
+                     bool referenceIsA, ContactBuffer& buffer) {
+  const Vec3 alignment = incidentPose.rotation.transpose() * referenceNormal;
+  int incidentAxis = 0;
+  alignment.cwiseAbs().maxCoeff(&incidentAxis);
+  const double incidentSign = alignment[incidentAxis] > 0.0 ? -1.0 : 1.0;
+
+  // The incident face's corners in order around it; edge k runs from corner k to corner k + 1.
+  const int u = (incidentAxis + 1) % 3, v = (incidentAxis + 2) % 3;
+  constexpr int kCornerSigns[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+  ClipPolygon polygon;
+  for (std::uint32_t k = 0; k < 4; ++k) {
+    int vertexIndex = (incidentSign > 0.0 ? 1 : 0) << incidentAxis;
+    vertexIndex |= (kCornerSigns[k][0] > 0 ? 1 : 0) << u | (kCornerSigns[k][1] > 0 ? 1 : 0) << v;
+    polygon.push({boxVertex(incident, incidentPose, vertexIndex), (k + 3) % 4, k});
+  }
+
+  std::uint32_t planeTag = 4;
+  for (int slot = 1; slot <= 2; ++slot) {
+    const int axis = (referenceAxis + slot) % 3;
+    const Vec3 sideNormal = referencePose.rotation.col(axis);
+    const double centre = sideNormal.dot(referencePose.position), half = reference.halfExtents[axis];
+    polygon = clipByPlane(polygon, sideNormal, centre + half, planeTag++);
+    polygon = clipByPlane(polygon, -sideNormal, -centre + half, planeTag++);
+  }
+
+  const double referenceSign = referenceNormal.dot(referencePose.rotation.col(referenceAxis)) > 0.0 ? 1.0 : -1.0;
+  const Vec3 faceCentre = referencePose.position + reference.halfExtents[referenceAxis] * referenceNormal;
+  const std::uint32_t faces = static_cast<std::uint32_t>(boxFaceIndex(referenceAxis, referenceSign) << 9 |
+                                                         boxFaceIndex(incidentAxis, incidentSign) << 6);
+  for (int i = 0; i < polygon.size; ++i) {
+    const Vec3& onIncident = polygon.vertices[i].position;
+    const Vec3 onReference = onIncident - referenceNormal.dot(onIncident - faceCentre) * referenceNormal;
+    const std::uint32_t feature = faces | polygon.vertices[i].id();
+    if (referenceIsA) buffer.add(onReference, onIncident, referenceNormal, feature);
+    else buffer.add(onIncident, onReference, -referenceNormal, feature);
+  }
+}
+
+// The edge of the box along body axis `axis` that lies farthest along `direction`, and its id
+// (4 * axis + the sides taken on the two other axes).
+std::pair<Segment, std::uint32_t> supportingEdge(const BoxShape& box, const Pose& pose, int axis,
+                                                 const Vec3& direction) {
+  Vec3 centre = pose.position;
+  std::uint32_t sides = 0;
+  for (int slot = 1; slot <= 2; ++slot) {
+    const int other = (axis + slot) % 3;
+    const bool positive = pose.rotation.col(other).dot(direction) >= 0.0;
+    centre += (positive ? 1.0 : -1.0) * box.halfExtents[other] * pose.rotation.col(other);
+    sides |= (positive ? 1u : 0u) << (slot - 1);
+  }
+  const Vec3 halfEdge = box.halfExtents[axis] * pose.rotation.col(axis);
+  return {Segment{centre - halfEdge, centre + halfEdge}, static_cast<std::uint32_t>(4 * axis) | sides};
+}
+
+}  // namespace
+
+// Separating axis test over the 15 axes (3 faces of each box, 9 edge-edge crossings). A face axis
+// gives a face contact of up to 8 clipped points (reduced to 4 by the buffer); an edge axis gives
+// the single closest point of the two supporting edges.
+void collideBoxBox(const BoxShape& a, const Pose& poseA, const BoxShape& b, const Pose& poseB,
+                   ContactBuffer& buffer) {
+  const std::optional<SeparatingAxis> found = leastOverlapAxis(a, poseA, b, poseB, buffer.margin());
+  if (!found) return;
+  const SeparatingAxis& axis = *found;
+  switch (axis.kind) {
+    case SeparatingAxis::kFaceOfA:
+      addFaceContacts(a, poseA, axis.axisA, axis.normal, b, poseB, true, buffer);
+      break;
+    case SeparatingAxis::kFaceOfB:
+      addFaceContacts(b, poseB, axis.axisB, -axis.normal, a, poseA, false, buffer);
+      break;
+    case SeparatingAxis::kEdges: {
+      const auto [edgeA, idA] = supportingEdge(a, poseA, axis.axisA, axis.normal);
+      const auto [edgeB, idB] = supportingEdge(b, poseB, axis.axisB, -axis.normal);
+      const auto [s, t] = closestParameters(edgeA, edgeB);
+      buffer.add(edgeA.at(s), edgeB.at(t), axis.normal, kEdgeContact | idA << 4 | idB);
+      break;
+    }
+  }
+}
+
+}  // namespace contactlab
