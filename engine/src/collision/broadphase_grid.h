@@ -21,6 +21,28 @@ class BroadphaseGrid {
   // boxes spanning many cells (ground, planes, containers) are tested against all others directly.
   void findPairs(const std::vector<Aabb>& boxes, const std::vector<std::uint8_t>& movable,
                  std::vector<BodyPair>& pairs);
+
+ private:
+  // Working buffers, kept between calls so that a step in steady state allocates nothing.
+  struct CellRange {
+    std::int64_t lower[3], upper[3];  // inclusive cell coordinates the body's box covers
+    bool large;                        // too many cells: tested against every body instead
+  };
+  struct CellSlot {  // one slot of the open-addressing table from cell coordinates to a bucket
+    std::int64_t cell[3];
+    int count = 0;   // bodies in the cell; 0 marks a free slot
+    int start = 0;   // where the cell's bodies begin in cellBodies_
+    int filled = 0;  // how many of them are in place so far
+  };
+  CellSlot& slotOf(const std::int64_t (&cell)[3]);  // finds the cell's slot, claiming a free one if new
+  template <class Visit>
+  void forEachCell(const CellRange& range, Visit&& visit);
+
+  std::vector<double> extents_;    // largest side of each movable box, for the median
+  std::vector<CellRange> ranges_;  // per body
+  std::vector<int> largeBodies_;
+  std::vector<CellSlot> slots_;
+  std::vector<int> cellBodies_;  // the buckets, each in increasing body order
 };
 
 }  // namespace contactlab

@@ -1,0 +1,126 @@
+#include "collision/broadphase_grid.h"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cmath>
+
+namespace contactlab {
+
+namespace {
+
+// Boxes covering more cells than this along some axis are "large": inserting them would cost up
+// to its cube in cells, so they are tested against every other box directly instead.
+constexpr double kMaxCellsPerAxis = 4.0;
+// Boxes this many cells from the origin would overflow the integer cell coordinates; they too
+// are treated as large (this only happens for absurd scenes or a tiny cell size).
+constexpr double kMaxCellCoordinate = 1e15;
+
+std::uint64_t hashCell(const std::int64_t (&cell)[3]) {
+  // Multiplying by large odd constants spreads neighbouring cells over the table; unsigned
+  // arithmetic wraps by definition.
+  const std::uint64_t h = static_cast<std::uint64_t>(cell[0]) * 0x9E3779B97F4A7C15ull +
+                          static_cast<std::uint64_t>(cell[1]) * 0xC2B2AE3D27D4EB4Full +
+                          static_cast<std::uint64_t>(cell[2]) * 0x165667B19E3779F9ull;
+  return h ^ (h >> 29);
+}
+
+bool sameCell(const std::int64_t (&a)[3], const std::int64_t (&b)[3]) {
+  return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+}  // namespace
+
+BroadphaseGrid::CellSlot& BroadphaseGrid::slotOf(const std::int64_t (&cell)[3]) {
+  const std::size_t mask = slots_.size() - 1;  // the size is a power of two
+  for (std::size_t i = hashCell(cell) & mask;; i = (i + 1) & mask) {
+    CellSlot& slot = slots_[i];
+    if (slot.count == 0) std::copy(cell, cell + 3, slot.cell);
+    if (slot.count == 0 || sameCell(slot.cell, cell)) return slot;
+  }
+}
+
+template <class Visit>
+void BroadphaseGrid::forEachCell(const CellRange& range, Visit&& visit) {
+  std::int64_t cell[3];
+  for (cell[0] = range.lower[0]; cell[0] <= range.upper[0]; ++cell[0])
+    for (cell[1] = range.lower[1]; cell[1] <= range.upper[1]; ++cell[1])
+      for (cell[2] = range.lower[2]; cell[2] <= range.upper[2]; ++cell[2]) visit(slotOf(cell));
+}
+
+void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector<std::uint8_t>& movable,
+                               std::vector<BodyPair>& pairs) {
+  assert(boxes.size() == movable.size());
+  const int n = static_cast<int>(boxes.size());
+  pairs.clear();
+
+  // Cell size: the median largest side of the movable boxes, so a typical box covers 1 to 2
+  // cells per axis. Static boxes do not count: a few huge static boxes would coarsen the grid.
+  extents_.clear();
+  for (int i = 0; i < n; ++i)
+    if (movable[i]) extents_.push_back((boxes[i].upper - boxes[i].lower).maxCoeff());
+  if (extents_.empty()) return;  // every pair needs a movable body
+  const auto median = extents_.begin() + extents_.size() / 2;
+  std::nth_element(extents_.begin(), median, extents_.end());
+  const double cellSize = std::isfinite(*median) && *median > 0.0 ? *median : 1.0;
+
+  // Cell ranges, and which boxes are too large (or not finite) for the grid.
+  ranges_.resize(n);
+  largeBodies_.clear();
+  std::size_t entries = 0;
+  for (int i = 0; i < n; ++i) {
+    const Vec3 lower = (boxes[i].lower / cellSize).array().floor();
+    const Vec3 upper = (boxes[i].upper / cellSize).array().floor();
+    const Vec3 span = upper - lower;
+    CellRange& range = ranges_[i];
+    range.large = !span.allFinite() || span.maxCoeff() >= kMaxCellsPerAxis ||
+                  std::max(lower.cwiseAbs().maxCoeff(), upper.cwiseAbs().maxCoeff()) > kMaxCellCoordinate;
+    if (range.large) {
+      largeBodies_.push_back(i);
+      continue;
+    }
+    for (int axis = 0; axis < 3; ++axis) {
+      range.lower[axis] = static_cast<std::int64_t>(lower[axis]);
+      range.upper[axis] = static_cast<std::int64_t>(upper[axis]);
+    }
+    entries += static_cast<std::size_t>((span.array() + 1.0).prod());
+  }
+
+  // Counting sort of the (cell, body) entries into buckets: count per cell, lay the buckets out one
+  // after another, then fill them. Bodies enter in increasing order, so each bucket is sorted.
+  slots_.assign(std::bit_ceil(2 * entries + 1), CellSlot{});
+  cellBodies_.resize(entries);
+  for (int i = 0; i < n; ++i)
+    if (!ranges_[i].large) forEachCell(ranges_[i], [](CellSlot& slot) { ++slot.count; });
+  int start = 0;
+  for (CellSlot& slot : slots_) slot.start = start, start += slot.count;
+  for (int i = 0; i < n; ++i)
+    if (!ranges_[i].large) forEachCell(ranges_[i], [&](CellSlot& slot) { cellBodies_[slot.start + slot.filled++] = i; });
+
+  // Pairs sharing a cell. Two boxes share every cell of their overlap, so a pair is reported only
+  // from the cell holding the lower corner of that overlap, once.
+  for (const CellSlot& slot : slots_) {
+    const int* bucket = cellBodies_.data() + slot.start;
+    for (int i = 0; i < slot.count; ++i)
+      for (int j = i + 1; j < slot.count; ++j) {
+        const int a = bucket[i], b = bucket[j];
+        if (!movable[a] && !movable[b]) continue;
+        bool ownedHere = true;
+        for (int axis = 0; axis < 3; ++axis)
+          ownedHere &= std::max(ranges_[a].lower[axis], ranges_[b].lower[axis]) == slot.cell[axis];
+        if (ownedHere && boxes[a].overlaps(boxes[b])) pairs.push_back({a, b});
+      }
+  }
+
+  // Large boxes against every box; two large ones meet once, from the smaller index.
+  for (const int large : largeBodies_)
+    for (int other = 0; other < n; ++other) {
+      if (other == large || (ranges_[other].large && other < large)) continue;
+      if ((movable[large] || movable[other]) && boxes[large].overlaps(boxes[other]))
+        pairs.push_back({std::min(large, other), std::max(large, other)});
+    }
+
+  std::sort(pairs.begin(), pairs.end());
+}
+
+}  // namespace contactlab
