@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "collision/narrowphase.h"
 
@@ -44,11 +45,19 @@ inline ContactManifold collide(const Shape& a, const Pose& poseA, const Shape& b
   return forward;
 }
 
-// True when some contact lies within `tolerance` of `point`.
-inline bool hasContactAt(const ContactManifold& contacts, const Vec3& point, double tolerance = 1e-9) {
-  for (const ContactPoint& c : contacts)
-    if ((c.point - point).norm() <= tolerance) return true;
-  return false;
+// Exactly one contact at each of `points`, each with this gap and normal.
+inline void expectContacts(const ContactManifold& contacts, const std::vector<Vec3>& points, double gap,
+                           const Vec3& normal) {
+  ASSERT_EQ(contacts.size(), points.size());
+  for (const ContactPoint& c : contacts) {
+    EXPECT_NEAR(c.gap, gap, 1e-12);
+    EXPECT_TRUE(c.normal.isApprox(normal, 1e-12)) << c.normal.transpose();
+  }
+  for (const Vec3& p : points) {
+    bool found = false;
+    for (const ContactPoint& c : contacts) found |= (c.point - p).norm() <= 1e-12;
+    EXPECT_TRUE(found) << "no contact at " << p.transpose();
+  }
 }
 
 }  // namespace contactlab::testing

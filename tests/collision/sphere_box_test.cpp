@@ -6,12 +6,8 @@ namespace {
 const BoxShape kUnitBox = boxOfHalfExtents(1, 1, 1);
 
 TEST(SphereBox, SphereRestingOnTheTopFace) {
-  const ContactManifold contacts =
-      collide(SphereShape{0.5}, poseAt(Vec3(0.3, -0.2, 1.4)), kUnitBox, poseAt(Vec3::Zero()));
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_NEAR(contacts[0].gap, -0.1, 1e-12);
-  EXPECT_TRUE(contacts[0].normal.isApprox(-Vec3::UnitZ()));  // from the sphere down into the box
-  EXPECT_TRUE(contacts[0].point.isApprox(Vec3(0.3, -0.2, 0.95)));
+  const ContactManifold contacts = collide(SphereShape{0.5}, poseAt(Vec3(0.3, -0.2, 1.4)), kUnitBox, Pose{});
+  expectContacts(contacts, {{0.3, -0.2, 0.95}}, -0.1, -Vec3::UnitZ());  // from the sphere down into the box
 }
 
 TEST(SphereBox, SphereOnAnEdgeOfARotatedBox) {
@@ -20,28 +16,19 @@ TEST(SphereBox, SphereOnAnEdgeOfARotatedBox) {
   const Vec3 centre = turn * Vec3(1, 0.4, 1) + 0.6 * edgeDirection;  // 0.1 beyond a radius of 0.5
   EXPECT_TRUE(collide(SphereShape{0.5}, poseAt(centre), kUnitBox, poseAt(Vec3::Zero(), turn)).empty());
   const ContactManifold contacts = collide(SphereShape{0.5}, poseAt(centre), kUnitBox, poseAt(Vec3::Zero(), turn), 0.2);
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_NEAR(contacts[0].gap, 0.1, 1e-12);
-  EXPECT_TRUE(contacts[0].normal.isApprox(-edgeDirection));
-  EXPECT_TRUE(contacts[0].point.isApprox(turn * Vec3(1, 0.4, 1) + 0.05 * edgeDirection));
+  expectContacts(contacts, {turn * Vec3(1, 0.4, 1) + 0.05 * edgeDirection}, 0.1, -edgeDirection);
 }
 
 TEST(SphereBox, SphereOnAVertex) {
   const Vec3 diagonal = Vec3(1, 1, 1).normalized();
-  const ContactManifold contacts =
-      collide(SphereShape{0.5}, poseAt(Vec3(1, 1, 1) + 0.45 * diagonal), kUnitBox, poseAt(Vec3::Zero()));
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_NEAR(contacts[0].gap, -0.05, 1e-12);
-  EXPECT_TRUE(contacts[0].normal.isApprox(-diagonal));
+  const ContactManifold contacts = collide(SphereShape{0.5}, poseAt(Vec3(1, 1, 1) + 0.45 * diagonal), kUnitBox, Pose{});
+  expectContacts(contacts, {Vec3(1, 1, 1) - 0.025 * diagonal}, -0.05, -diagonal);
 }
 
 TEST(SphereBox, CentreInsideTheBoxLeavesThroughTheNearestFace) {
-  const ContactManifold contacts =
-      collide(SphereShape{0.5}, poseAt(Vec3(0.7, 0.2, -0.1)), kUnitBox, poseAt(Vec3::Zero()));
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_NEAR(contacts[0].gap, -0.8, 1e-12);  // 0.3 inside the face, plus the radius
-  EXPECT_TRUE(contacts[0].normal.isApprox(-Vec3::UnitX()));
-  EXPECT_TRUE(contacts[0].point.isApprox(Vec3(0.6, 0.2, -0.1)));  // between x = 1 and x = 0.2
+  // 0.3 inside the face, plus the radius; the point lies between x = 1 and x = 0.2.
+  const ContactManifold contacts = collide(SphereShape{0.5}, poseAt(Vec3(0.7, 0.2, -0.1)), kUnitBox, Pose{});
+  expectContacts(contacts, {{0.6, 0.2, -0.1}}, -0.8, -Vec3::UnitX());
 }
 
 TEST(SphereBox, FeatureStaysTheSameWhileTheSphereSlidesOnAFace) {

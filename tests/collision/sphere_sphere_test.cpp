@@ -4,21 +4,15 @@ namespace contactlab::testing {
 namespace {
 
 TEST(SphereSphere, GapNormalAndMidpointMatchGeometry) {
-  const ContactManifold contacts =
-      collide(SphereShape{1.0}, poseAt(Vec3::Zero()), SphereShape{1.5}, poseAt(Vec3(3.0, 0, 0)), 1.0);
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_NEAR(contacts[0].gap, 0.5, 1e-12);
-  EXPECT_TRUE(contacts[0].normal.isApprox(Vec3::UnitX()));
-  EXPECT_TRUE(contacts[0].point.isApprox(Vec3(1.25, 0, 0)));  // midway between x = 1 and x = 1.5
+  const ContactManifold contacts = collide(SphereShape{1.0}, Pose{}, SphereShape{1.5}, poseAt(Vec3(3.0, 0, 0)), 1.0);
+  expectContacts(contacts, {{1.25, 0, 0}}, 0.5, Vec3::UnitX());  // midway between x = 1 and x = 1.5
 }
 
 TEST(SphereSphere, PenetrationAlongADiagonal) {
   const Vec3 direction = Vec3(1, 2, -2) / 3.0;
   const ContactManifold contacts =
       collide(SphereShape{1.0}, poseAt(Vec3(1, 1, 1)), SphereShape{1.0}, poseAt(Vec3(1, 1, 1) + 1.8 * direction));
-  ASSERT_EQ(contacts.size(), 1u);
-  EXPECT_NEAR(contacts[0].gap, -0.2, 1e-12);
-  EXPECT_TRUE(contacts[0].normal.isApprox(direction));
+  expectContacts(contacts, {Vec3(1, 1, 1) + 0.9 * direction}, -0.2, direction);
 }
 
 TEST(SphereSphere, ReportsOnlyGapsBelowTheMargin) {

@@ -24,14 +24,13 @@ BoxSurfacePoint closestBoxSurfacePoint(const BoxShape& box, const Pose& pose, co
   int outsideAxes = 0;
   for (int axis = 0; axis < 3; ++axis) {
     regionDigit[axis] = local[axis] < -half[axis] ? 0u : (local[axis] > half[axis] ? 2u : 1u);
-    if (regionDigit[axis] != 1u) ++outsideAxes, result.faceAxis = axis;
+    if (regionDigit[axis] != 1u) ++outsideAxes;
   }
 
   if (outsideAxes > 0) {
     const Vec3 offset = local - localSurface;
     result.distance = offset.norm();
     localNormal = offset / result.distance;
-    if (outsideAxes > 1) result.faceAxis = -1;
   } else {
     // Inside (or on the surface): leave through the face with the least penetration; the first
     // axis wins ties so the choice is deterministic.
@@ -41,10 +40,8 @@ BoxSurfacePoint closestBoxSurfacePoint(const BoxShape& box, const Pose& pose, co
     localSurface[axis] = sign * half[axis];
     localNormal = sign * Vec3::Unit(axis);
     result.distance = sign * local[axis] - half[axis];
-    result.faceAxis = axis;
     regionDigit[axis] = sign > 0.0 ? 2u : 0u;
   }
-  if (result.faceAxis >= 0) result.faceSign = localNormal[result.faceAxis] > 0.0 ? 1.0 : -1.0;
   result.region = regionDigit[0] + 3 * regionDigit[1] + 9 * regionDigit[2];
   result.point = pose.position + pose.rotation * localSurface;
   result.outwardNormal = pose.rotation * localNormal;

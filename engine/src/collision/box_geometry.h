@@ -22,8 +22,6 @@ struct BoxSurfacePoint {
   Vec3 point;           // world
   Vec3 outwardNormal;   // world, unit: from the surface point towards the query point if outside
   double distance;      // signed distance of the query point to the box, negative inside
-  int faceAxis;         // body axis of the face holding the point, or -1 on an edge or a vertex
-  double faceSign;      // side of that face (+1 or -1)
   // Voronoi region of the query point: per body axis 0 below, 1 within, 2 above the box
   // (base-3 digits; a point inside reports the face it is pushed out through).
   std::uint32_t region;
