@@ -1,0 +1,181 @@
+#include "args.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <limits>
+
+namespace contactlab::cli {
+namespace {
+
+// Appended piece by piece: the one-expression form trips GCC 12's false -Wrestrict positive.
+std::string quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out.append(1, '"').append(text).append(1, '"');
+  return out;
+}
+
+[[noreturn]] void reject(std::string_view flag, const std::string& problem) {
+  throw UsageError(std::string(flag) + ": " + problem);
+}
+
+double number(std::string_view flag, std::string_view text) {
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) reject(flag, quoted(text) + " is out of range");
+  if (error != std::errc() || end != text.data() + text.size()) reject(flag, quoted(text) + " is not a number");
+  if (!std::isfinite(value)) reject(flag, quoted(text) + " is not a finite number");
+  return value;
+}
+
+double positiveNumber(std::string_view flag, std::string_view text) {
+  const double value = number(flag, text);
+  if (!(value > 0.0)) reject(flag, "must be positive, got " + std::string(text));
+  return value;
+}
+
+double nonNegativeNumber(std::string_view flag, std::string_view text) {
+  const double value = number(flag, text);
+  if (value < 0.0) reject(flag, "must not be negative, got " + std::string(text));
+  return value;
+}
+
+template <class Integer>
+Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimum) {
+  Integer value{};
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error == std::errc::result_out_of_range) reject(flag, quoted(text) + " is out of range");
+  if (error != std::errc() || end != text.data() + text.size()) reject(flag, quoted(text) + " is not a whole number");
+  if (value < minimum) reject(flag, "must be at least " + std::to_string(minimum) + ", got " + std::string(text));
+  return value;
+}
+
+bool onOff(std::string_view flag, std::string_view text) {
+  if (text == "on") return true;
+  if (text == "off") return false;
+  reject(flag, "expected on or off, got " + quoted(text));
+}
+
+std::string outputPath(std::string_view flag, std::string_view text) {
+  if (text.empty()) reject(flag, "needs a file name");
+  return std::string(text);
+}
+
+std::string solverName(std::string_view flag, std::string_view text) {
+  std::string known;
+  for (const SolverDescription& s : solverNames()) {
+    if (s.name == text) return s.name;
+    known += (known.empty() ? "" : ", ") + s.name;
+  }
+  reject(flag, "unknown solver " + quoted(text) + " (available: " + known + ")");
+}
+
+void sceneParam(RunOptions& options, std::string_view flag, std::string_view text) {
+  const auto equals = text.find('=');
+  if (equals == std::string_view::npos || equals == 0) reject(flag, "expected KEY=VALUE, got " + quoted(text));
+  const std::string key(text.substr(0, equals));
+  options.params[key] = number(std::string(flag) + " " + key, text.substr(equals + 1));
+}
+
+struct Flag {
+  std::string_view name;
+  std::string_view valueName;  // shown in the help
+  std::string_view help;
+  void (*apply)(RunOptions& options, std::string_view flag, std::string_view value);
+};
+
+// Every flag of `run`, in the order the help lists them.
+const Flag kRunFlags[] = {
+    {"--solver", "NAME", "contact solver (default prox-gs; see contactlab-cli list)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.solver = solverName(f, v); }},
+    {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
+     [](RunOptions& o, std::string_view f, std::string_view v) {
+       if (!parseRFactor(v, o.solver.rFactor)) reject(f, "expected global, local or blocked, got " + quoted(v));
+     }},
+    {"--dt", "S", "time step in seconds (default: the scene's dt)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.dt = positiveNumber(f, v); }},
+    {"--steps", "N", "number of steps (default 500)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.steps = wholeNumber(f, v, 1); }},
+    {"--max-iter", "K", "most solver sweeps per step (default 1000)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.maxIterations = wholeNumber(f, v, 0); }},
+    {"--tol-abs", "X", "absolute tolerance on the eq. 27 merit, 0 never stops early (default 1e-3)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.tolAbs = nonNegativeNumber(f, v); }},
+    {"--tol-rel", "X", "relative tolerance on the eq. 27 merit, 0 never stops early (default 1e-3)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.tolRel = nonNegativeNumber(f, v); }},
+    {"--warm-start", "on|off", "start each solve from the last step's impulses (default on)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.warmStart = onOff(f, v); }},
+    {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.stabilize = onOff(f, v); }},
+    {"--param", "KEY=VALUE", "set a built-in scene's parameter; repeatable (see contactlab-cli list)", sceneParam},
+    {"--seed", "N", "random seed of a built-in scene (default 1)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.seed = wholeNumber<std::uint64_t>(f, v, 0); }},
+    {"--trace", "FILE", "CSV of every dynamic body's state after every step",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.trace = outputPath(f, v); }},
+    {"--metrics", "FILE", "CSV of per-step metrics and stage times",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.metrics = outputPath(f, v); }},
+    {"--residuals", "FILE", "CSV of the merit after every solver sweep",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.residuals = outputPath(f, v); }},
+    {"--contacts", "FILE", "CSV of every contact point and its impulse after every step",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.contacts = outputPath(f, v); }},
+    {"--state-out", "FILE", "scene file of the final state, which runs on from there",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.stateOut = outputPath(f, v); }},
+};
+
+const Flag* findFlag(std::string_view name) {
+  for (const Flag& flag : kRunFlags)
+    if (flag.name == name) return &flag;
+  return nullptr;
+}
+
+}  // namespace
+
+std::string runHelp() {
+  std::string help =
+      "usage: contactlab-cli run SCENE [flags]\n"
+      "\n"
+      "Steps SCENE headless and prints a summary. SCENE is a built-in scene name (see contactlab-cli list)\n"
+      "or a path to a .json scene file. Flags take their value as the next argument or after '='.\n"
+      "\n";
+  for (const Flag& flag : kRunFlags) {
+    std::string usage = "  " + std::string(flag.name) + " " + std::string(flag.valueName);
+    usage.resize(std::max<std::size_t>(usage.size() + 2, 30), ' ');
+    help += usage + std::string(flag.help) + "\n";
+  }
+  help += "  --help                      show this help\n";
+  return help;
+}
+
+std::optional<RunOptions> parseRunArgs(Args args) {
+  // --help wins wherever it appears, so a half-written command line can still ask for help.
+  if (std::ranges::any_of(args, [](std::string_view a) { return a == "--help" || a == "-h"; })) {
+    std::cout << runHelp();
+    return std::nullopt;
+  }
+  RunOptions options;
+  bool haveScene = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (!arg.starts_with("--")) {
+      if (haveScene) throw UsageError("unexpected argument " + quoted(arg) + " (the scene is already " +
+                                      quoted(options.scene) + ")");
+      options.scene = std::string(arg);
+      haveScene = true;
+      continue;
+    }
+    const auto equals = arg.find('=');
+    const std::string_view name = arg.substr(0, equals);
+    const Flag* flag = findFlag(name);
+    if (!flag) throw UsageError("unknown flag " + std::string(name));
+    std::string_view value;
+    if (equals != std::string_view::npos) value = arg.substr(equals + 1);
+    else if (i + 1 < args.size()) value = args[++i];
+    else reject(name, "needs a value (" + std::string(flag->valueName) + ")");
+    flag->apply(options, name, value);
+  }
+  if (!haveScene) throw UsageError("run needs a SCENE: a built-in scene name or a path to a .json file");
+  return options;
+}
+
+}  // namespace contactlab::cli

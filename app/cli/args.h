@@ -1,0 +1,44 @@
+#pragma once
+// Command-line parsing for contactlab-cli, written by hand: a table of flags drives both the parser
+// and the help text, so the two cannot disagree.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "contactlab/scene.h"
+#include "contactlab/solver_settings.h"
+
+namespace contactlab::cli {
+
+// A mistake on the command line: main prints it with a pointer to --help and exits with status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Args = std::span<const std::string_view>;
+
+struct OutputPaths {
+  std::string trace, metrics, residuals, contacts, stateOut;  // empty: not written
+};
+
+struct RunOptions {
+  std::string scene;  // a built-in scene name or a path to a .json scene file
+  SolverSettings solver;
+  std::optional<double> dt;  // unset: the scene's own dt
+  int steps = 500;
+  SceneParams params;                // built-in scenes only
+  std::optional<std::uint64_t> seed;  // built-in scenes only
+  OutputPaths outputs;
+};
+
+inline constexpr std::uint64_t kDefaultSeed = 1;
+
+// nullopt when --help was asked for (the help has then been printed).
+std::optional<RunOptions> parseRunArgs(Args args);
+std::string runHelp();
+
+}  // namespace contactlab::cli

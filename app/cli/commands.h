@@ -1,0 +1,10 @@
+#pragma once
+// The subcommands of contactlab-cli; each returns the process exit status.
+#include "args.h"
+
+namespace contactlab::cli {
+
+int runCommand(Args args);
+int listCommand(Args args);
+
+}  // namespace contactlab::cli

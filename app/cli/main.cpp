@@ -1,0 +1,63 @@
+// contactlab-cli: the headless front end. Every failure ends here as one line on stderr and a
+// non-zero status: 2 for a mistake on the command line, 1 for anything else.
+#include <algorithm>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: contactlab-cli COMMAND [arguments]\n"
+    "\n"
+    "commands:\n"
+    "  run SCENE [flags]   step a built-in scene or a .json scene file headless (run --help)\n"
+    "  list                the built-in scenes with their parameters, and the solvers\n"
+    "\n"
+    "  --help              show this help\n"
+    "  --version           show the version\n";
+
+// Messages may quote multi-line text (a JSON parser's, say); the promise is one line.
+std::string oneLine(std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  return message;
+}
+
+int dispatch(const std::vector<std::string_view>& args) {
+  using namespace contactlab::cli;
+  if (args.empty()) throw UsageError("missing COMMAND (run or list)");
+  const std::string_view command = args.front();
+  const Args rest(args.begin() + 1, args.end());
+  if (command == "--help" || command == "-h" || command == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "contactlab-cli " << CONTACTLAB_VERSION << "\n";
+    return 0;
+  }
+  if (command == "run") return runCommand(rest);
+  if (command == "list") return listCommand(rest);
+  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list)");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  try {
+    return dispatch(args);
+  } catch (const contactlab::cli::UsageError& e) {
+    std::cerr << "contactlab-cli: " << oneLine(e.what()) << " (see contactlab-cli --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab-cli: error: " << oneLine(e.what()) << "\n";
+    return 1;
+  } catch (...) {
+    std::cerr << "contactlab-cli: error: unexpected failure\n";
+    return 1;
+  }
+}

@@ -1,0 +1,81 @@
+#include "run_outputs.h"
+
+namespace contactlab::cli {
+namespace {
+
+std::optional<CsvWriter> openIfNamed(const std::string& path, const std::vector<std::string_view>& header) {
+  if (path.empty()) return std::nullopt;
+  return std::optional<CsvWriter>(std::in_place, path, header);
+}
+
+void writeVec3(CsvWriter& csv, const Vec3& v) { csv.field(v.x()).field(v.y()).field(v.z()); }
+
+}  // namespace
+
+RunOutputs::RunOutputs(const OutputPaths& paths)
+    : trace_(openIfNamed(paths.trace, {"step", "time", "body", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy",
+                                       "vz", "wx", "wy", "wz"})),
+      metrics_(openIfNamed(paths.metrics, {"step", "time", "bodies", "contacts", "iterations", "residual",
+                                           "converged", "rollbacks", "kinetic_energy", "potential_energy",
+                                           "max_penetration", "collision_ms", "assembly_ms", "solver_ms",
+                                           "integrate_ms", "step_ms"})),
+      residuals_(openIfNamed(paths.residuals, {"step", "iteration", "residual"})),
+      contacts_(openIfNamed(paths.contacts, {"step", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "gap",
+                                             "lambda_n", "lambda_t", "lambda_s", "lambda_tau", "state"})) {}
+
+void RunOutputs::record(const World& world, double stepMs) {
+  const int step = world.stepCount();
+  // time = step * dt as the formats specify, not the world's running sum of dt.
+  const double time = step * world.dt();
+  if (trace_) recordTrace(world, step, time);
+  if (metrics_) recordMetrics(world, step, time, stepMs);
+  if (residuals_) recordResiduals(world, step);
+  if (contacts_) recordContacts(world, step);
+}
+
+void RunOutputs::recordTrace(const World& world, int step, double time) {
+  const std::vector<Body>& bodies = world.bodies();
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const Body& body = bodies[i];
+    if (!body.isDynamic()) continue;
+    trace_->field(step).field(time).field(i);
+    writeVec3(*trace_, body.position);
+    const Quat& q = body.orientation;
+    trace_->field(q.w()).field(q.x()).field(q.y()).field(q.z());
+    writeVec3(*trace_, body.velocity);
+    writeVec3(*trace_, body.angularVelocity);
+    trace_->endRow();
+  }
+}
+
+void RunOutputs::recordMetrics(const World& world, int step, double time, double stepMs) {
+  const StepMetrics& m = world.lastMetrics();
+  metrics_->field(step).field(time).field(m.bodies).field(m.contacts);
+  metrics_->field(m.solve.iterations).field(m.solve.residual).field(int{m.solve.converged()}).field(m.solve.rollbacks);
+  metrics_->field(m.kineticEnergy).field(m.potentialEnergy).field(m.maxPenetration);
+  metrics_->field(m.ms(Stage::Collision)).field(m.ms(Stage::Assembly)).field(m.ms(Stage::Solve));
+  metrics_->field(m.ms(Stage::Integrate)).field(stepMs);
+  metrics_->endRow();
+}
+
+void RunOutputs::recordResiduals(const World& world, int step) {
+  const std::vector<double>& history = world.lastMetrics().solve.residualHistory;
+  for (std::size_t i = 0; i < history.size(); ++i) residuals_->field(step).field(i + 1).field(history[i]).endRow();
+}
+
+void RunOutputs::recordContacts(const World& world, int step) {
+  for (const ContactReport& c : world.contacts()) {
+    contacts_->field(step).field(c.bodyA).field(c.bodyB);
+    writeVec3(*contacts_, c.point);
+    writeVec3(*contacts_, c.normal);
+    contacts_->field(c.gap).field(c.lambda[0]).field(c.lambda[1]).field(c.lambda[2]).field(c.lambda[3]);
+    contacts_->field(contactStateName(c.state)).endRow();
+  }
+}
+
+void RunOutputs::close() {
+  for (std::optional<CsvWriter>* file : {&trace_, &metrics_, &residuals_, &contacts_})
+    if (*file) (*file)->close();
+}
+
+}  // namespace contactlab::cli

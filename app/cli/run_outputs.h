@@ -1,0 +1,29 @@
+#pragma once
+// The CSV files `run` writes after every step (formats in README.md, "Headless CLI").
+#include <optional>
+
+#include "args.h"
+#include "contactlab/world.h"
+#include "io/csv_writer.h"
+
+namespace contactlab::cli {
+
+class RunOutputs {
+ public:
+  // Opens the files named in `paths` (empty names are skipped); throws naming a file it cannot open.
+  explicit RunOutputs(const OutputPaths& paths);
+  // One step's rows; `stepMs` is the wall time of World::step alone.
+  void record(const World& world, double stepMs);
+  // Flushes every file, throwing if one could not be written.
+  void close();
+
+ private:
+  void recordTrace(const World& world, int step, double time);
+  void recordMetrics(const World& world, int step, double time, double stepMs);
+  void recordResiduals(const World& world, int step);
+  void recordContacts(const World& world, int step);
+
+  std::optional<CsvWriter> trace_, metrics_, residuals_, contacts_;
+};
+
+}  // namespace contactlab::cli

@@ -1,0 +1,151 @@
+// The headless tool run as a subprocess: every kind of bad input gives a non-zero exit and one line
+// naming the problem, never a crash.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "io/bad_scene_cases.h"
+
+namespace contactlab {
+namespace {
+
+struct CliResult {
+  int exitCode = -1;  // -1 if the process did not exit normally (a crash)
+  std::string output;  // stdout and stderr together
+};
+
+CliResult runCli(const std::string& arguments) {
+  const std::string command = std::string("'") + CONTACTLAB_CLI_PATH + "' " + arguments + " 2>&1";
+  CliResult result;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
+  return result;
+}
+
+// A failure: a clean non-zero exit with exactly one line that mentions `mustMention`.
+void expectOneLineError(const CliResult& result, const std::string& mustMention) {
+  EXPECT_GT(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find(mustMention), std::string::npos) << result.output;
+  ASSERT_FALSE(result.output.empty());
+  EXPECT_EQ(result.output.find('\n'), result.output.size() - 1) << result.output;
+}
+
+TEST(CliErrors, EveryBadSceneFileIsNamedWithItsFault) {
+  for (const auto& bad : testing::badSceneCases()) {
+    SCOPED_TRACE(bad.file);
+    const std::string path = testing::badScenePath(bad.file);
+    const CliResult result = runCli("run '" + path + "' --steps 1");
+    expectOneLineError(result, bad.mustMention);
+    EXPECT_NE(result.output.find(bad.file), std::string::npos) << result.output;
+  }
+}
+
+TEST(CliErrors, MissingFilesAndDirectoriesAreNamed) {
+  const std::string missing = testing::badScenePath("no_such_scene.json");
+  expectOneLineError(runCli("run '" + missing + "'"), missing + ": no such file");
+  expectOneLineError(runCli(std::string("run '") + CONTACTLAB_TEST_DATA + "'"), "is a directory");
+  expectOneLineError(runCli("run castle"), "\"castle\"");
+}
+
+TEST(CliErrors, BadFlagsAreNamed) {
+  expectOneLineError(runCli("run bounce --frobnicate 3"), "--frobnicate");
+  expectOneLineError(runCli("run bounce --steps ten"), "--steps: \"ten\" is not a whole number");
+  expectOneLineError(runCli("run bounce --dt abc"), "--dt: \"abc\" is not a number");
+  expectOneLineError(runCli("run bounce --dt -0.01"), "--dt: must be positive");
+  expectOneLineError(runCli("run bounce --dt 1e999"), "--dt: \"1e999\" is out of range");
+  expectOneLineError(runCli("run bounce --steps 99999999999999999999"), "--steps");
+  expectOneLineError(runCli("run bounce --solver nope"), "--solver: unknown solver \"nope\"");
+  expectOneLineError(runCli("run bounce --rfactor fast"), "--rfactor");
+  expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");
+  expectOneLineError(runCli("run bounce --trace"), "--trace: needs a value");
+  expectOneLineError(runCli("run bounce --param height"), "--param: expected KEY=VALUE");
+  expectOneLineError(runCli("run bounce --param colour=3"), "\"colour\"");
+  expectOneLineError(runCli("run bounce --param height=tall"), "--param height: \"tall\" is not a number");
+  expectOneLineError(runCli("run"), "SCENE");
+  expectOneLineError(runCli("walk"), "unknown command \"walk\"");
+  expectOneLineError(runCli(""), "COMMAND");
+}
+
+const std::string kExampleScene = std::string(CONTACTLAB_TEST_DATA) + "/scenes/issue_example.json";
+
+TEST(CliErrors, ParamsAndSeedsAreForBuiltinScenesOnly) {
+  expectOneLineError(runCli("run '" + kExampleScene + "' --param count=3"), "--param applies to built-in scenes only");
+  expectOneLineError(runCli("run '" + kExampleScene + "' --seed 3"), "--seed applies to built-in scenes only");
+}
+
+TEST(CliErrors, UnwritableOutputIsNamed) {
+  expectOneLineError(runCli("run bounce --steps 1 --trace /nonexistent_dir/trace.csv"), "/nonexistent_dir/trace.csv");
+}
+
+TEST(Cli, RunsTheIssuesExampleSceneFile) {
+  const CliResult result = runCli("run '" + kExampleScene + "' --steps 10");
+  EXPECT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("steps 10"), std::string::npos) << result.output;
+}
+
+TEST(Cli, HelpAndVersionSucceed) {
+  for (const char* arguments : {"--help", "--version", "run --help", "list --help", "run --steps x --help"}) {
+    SCOPED_TRACE(arguments);
+    const CliResult result = runCli(arguments);
+    EXPECT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_FALSE(result.output.empty());
+  }
+}
+
+TEST(Cli, ListsScenesWithParametersAndSolvers) {
+  const CliResult result = runCli("list");
+  EXPECT_EQ(result.exitCode, 0);
+  for (const char* expected : {"wall", "rows=9", "tower", "pyramid", "incline", "bounce", "spin", "pile", "count=2000",
+                               "prox-gs", "prox-jacobi"})
+    EXPECT_NE(result.output.find(expected), std::string::npos) << expected;
+}
+
+// Reads a CSV file's lines.
+std::vector<std::string> lines(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
+  const auto dir = std::filesystem::temp_directory_path() / "contactlab_cli_test";
+  std::filesystem::create_directories(dir);
+  const auto file = [&](const char* name) { return (dir / name).string(); };
+  const CliResult result =
+      runCli("run bounce --steps 20 --trace '" + file("trace.csv") + "' --metrics '" + file("metrics.csv") +
+             "' --residuals '" + file("residuals.csv") + "' --contacts '" + file("contacts.csv") +
+             "' --state-out '" + file("state.json") + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("steps 20"), std::string::npos) << result.output;
+
+  const auto trace = lines(file("trace.csv"));
+  ASSERT_EQ(trace.size(), 21u);  // header + one dynamic body x 20 steps
+  EXPECT_EQ(trace[0], "step,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz");
+  EXPECT_TRUE(trace[1].starts_with("1,0.01,1,")) << trace[1];
+  const auto metrics = lines(file("metrics.csv"));
+  ASSERT_EQ(metrics.size(), 21u);
+  EXPECT_EQ(metrics[0],
+            "step,time,bodies,contacts,iterations,residual,converged,rollbacks,kinetic_energy,potential_energy,"
+            "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,step_ms");
+  EXPECT_TRUE(metrics[20].starts_with("20,0.2,2,")) << metrics[20];
+  EXPECT_EQ(lines(file("residuals.csv")).at(0), "step,iteration,residual");
+  EXPECT_EQ(lines(file("contacts.csv")).at(0),
+            "step,body_a,body_b,px,py,pz,nx,ny,nz,gap,lambda_n,lambda_t,lambda_s,lambda_tau,state");
+
+  const CliResult resumed = runCli("run '" + file("state.json") + "' --steps 5");
+  EXPECT_EQ(resumed.exitCode, 0) << resumed.output;
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace contactlab
