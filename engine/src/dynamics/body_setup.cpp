@@ -8,8 +8,6 @@
 namespace contactlab {
 namespace {
 
-constexpr double kDefaultDensity = 1000.0;  // kg/m^3
-
 [[noreturn]] void fail(int index, const BodyDesc& desc, const std::string& what) {
   std::ostringstream message;
   message << "body " << index;

@@ -31,9 +31,9 @@ Vec3 freeRotationStep(const Vec3& omegaBody, const Vec3& principalInertia, doubl
 }
 
 Quat rotateByAngularVelocity(const Quat& q, const Vec3& omegaWorld, double h) {
-  const double angle = omegaWorld.norm() * h;
-  if (angle <= 0.0) return q;
-  const Quat delta(Eigen::AngleAxisd(angle, omegaWorld.normalized()));
+  const double speed = omegaWorld.norm();
+  if (speed == 0.0) return q;
+  const Quat delta(Eigen::AngleAxisd(speed * h, omegaWorld / speed));
   return (delta * q).normalized();
 }
 

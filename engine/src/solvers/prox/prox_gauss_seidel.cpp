@@ -17,7 +17,9 @@ double ProxGaussSeidel::sweep(const ContactProblem& problem, const RFactors& r, 
     // eq. 25 (Alg. 2, line 6): z_I = lambda_I - R_k (J_IB w + b_I).
     const Vec4 z = previous - r.apply(k, contactVelocity(block, w_));
     // Lines 7-8: the friction set uses the new normal impulse.
-    const Vec4 next = proxContact(z, block.friction, proxNormalCone(z[kNormal]));
+    Vec4 next;
+    next[kNormal] = proxNormalCone(z[kNormal]);
+    next.tail<3>() = r.projectFriction(k, z.tail<3>(), frictionSemiAxes(block.friction, next[kNormal]));
     const Vec4 delta = next - previous;
     // eq. 26 (line 9): keep w in step with lambda.
     addInvMassJt(block, delta, w_);

@@ -14,7 +14,9 @@ double ProxJacobi::sweep(const ContactProblem& problem, const RFactors& r, Eigen
     const Vec4 previous = lambda.segment<4>(4 * k);
     const Vec4 z = previous - r.apply(k, contactVelocity(block, w_));
     // Lines 7-8: the friction set is sized by the previous normal impulse lambda_n^k.
-    const Vec4 next = proxContact(z, block.friction, previous[kNormal]);
+    Vec4 next;
+    next[kNormal] = proxNormalCone(z[kNormal]);
+    next.tail<3>() = r.projectFriction(k, z.tail<3>(), frictionSemiAxes(block.friction, previous[kNormal]));
     next_.segment<4>(4 * k) = next;
     merit = mergeMerit(merit, block, next - previous);
   }

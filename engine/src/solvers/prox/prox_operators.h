@@ -15,19 +15,20 @@ inline double proxNormalCone(double z) { return std::max(0.0, z); }
 // (c = 0 is the friction disk without torsion, a = b = c = 0 the origin).
 Vec3 proxEllipsoid(const Vec3& z, const Vec3& semiAxes);
 
+// Closest point to z in the same ellipsoid measured in the metric ||x||_G^2 = x^T G x, G symmetric
+// positive definite. The fixed point lambda_f = prox_F(lambda_f - R_f v_f) of eq. 20 is the
+// maximum-dissipation friction (eq. 8) for any positive definite R_f only when the projection is
+// taken in the metric R_f^-1: then the fixed point says -v_f lies in the normal cone of F at
+// lambda_f. With the Euclidean projection that holds only for R_f = r I; any other R_f (Local's
+// 1/A_ii, Blocked's eq. 40) bends the friction away from the sliding direction.
+Vec3 proxEllipsoidInMetric(const Vec3& z, const Vec3& semiAxes, const Mat3& metric);
+// The same for a diagonal metric, by the substitution y = sqrt(G) x, which turns it into the
+// Euclidean problem on an ellipsoid with axes sqrt(G) * semiAxes (sec. 4.1's search is reused).
+Vec3 proxEllipsoidInDiagonalMetric(const Vec3& z, const Vec3& semiAxes, const Vec3& sqrtMetric);
+
 // The friction set of contact k for a given normal impulse: semi-axes mu * lambda_n (eq. 16).
 inline Vec3 frictionSemiAxes(const Vec3& frictionCoefficients, double lambdaN) {
   return frictionCoefficients * std::max(0.0, lambdaN);
-}
-
-// One contact's proximal update (eqs. 23-24): lambda_n = prox_N(z_n) and the friction impulse
-// (t, s, tau) = prox_F(z_f), the friction set sized by `lambdaNForFrictionSet` (Gauss-Seidel passes
-// the fresh lambda_n^{k+1}, Jacobi the previous lambda_n^k).
-inline Vec4 proxContact(const Vec4& z, const Vec3& frictionCoefficients, double lambdaNForFrictionSet) {
-  Vec4 next;
-  next[0] = proxNormalCone(z[0]);
-  next.tail<3>() = proxEllipsoid(z.tail<3>(), frictionSemiAxes(frictionCoefficients, lambdaNForFrictionSet));
-  return next;
 }
 
 }  // namespace contactlab

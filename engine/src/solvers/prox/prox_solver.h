@@ -31,8 +31,9 @@ class ProxSolver : public ContactSolver {
   Eigen::VectorXd w_;  // 6 * numSlots: M^-1 J^T lambda, (linear, angular) per dynamic body
 
  private:
+  static constexpr double kDivergenceGrowth = 2.0;
   RFactors rFactors_;
-  Eigen::VectorXd acceptedLambda_;  // 4 * numContacts: lambda^k, restored on divergence
+  Eigen::VectorXd bestLambda_;  // 4 * numContacts: the iterate with the lowest merit, restored on divergence
 };
 
 }  // namespace contactlab

@@ -1,5 +1,7 @@
 #include "solvers/prox/r_factor.h"
 
+#include "solvers/prox/prox_operators.h"
+
 #include <Eigen/Cholesky>
 #include <algorithm>
 
@@ -18,6 +20,8 @@ void RFactors::initialize(RFactorStrategy strategy, const ContactProblem& proble
   initialGlobalR_ = 0.0;
   const int contacts = problem.numContacts();
   diagonal_.resize(contacts);
+  frictionMetricSqrt_.clear();
+  frictionBlock_.clear();
   frictionBlockInverse_.clear();
 
   switch (strategy) {
@@ -48,15 +52,26 @@ void RFactors::initialize(RFactorStrategy strategy, const ContactProblem& proble
       break;
     case RFactorStrategy::Blocked:
       // eq. 40: R_k = diag(1 / A_nn, A_{t:tau,t:tau}^-1).
+      frictionBlock_.resize(contacts);
       frictionBlockInverse_.resize(contacts);
       for (int k = 0; k < contacts; ++k) {
         const Mat4 block = diagonalBlock(problem.blocks[k]);
         diagonal_[k] = Vec4(safeReciprocal(block(0, 0)), 0.0, 0.0, 0.0);
-        frictionBlockInverse_[k] = block.bottomRightCorner<3, 3>().ldlt().solve(Mat3::Identity());
+        frictionBlock_[k] = block.bottomRightCorner<3, 3>();
+        frictionBlockInverse_[k] = frictionBlock_[k].ldlt().solve(Mat3::Identity());
       }
       nu_ = 0.5;
       break;
   }
+  if (strategy != RFactorStrategy::Blocked) {
+    frictionMetricSqrt_.resize(contacts);
+    for (int k = 0; k < contacts; ++k) frictionMetricSqrt_[k] = diagonal_[k].tail<3>().cwiseInverse().cwiseSqrt();
+  }
+}
+
+Vec3 RFactors::projectFriction(int k, const Vec3& z, const Vec3& axes) const {
+  if (strategy_ == RFactorStrategy::Blocked) return proxEllipsoidInMetric(z, axes, frictionBlock_[k]);
+  return proxEllipsoidInDiagonalMetric(z, axes, frictionMetricSqrt_[k]);
 }
 
 }  // namespace contactlab

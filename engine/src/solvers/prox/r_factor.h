@@ -23,6 +23,11 @@ class RFactors {
     return scale_ * diagonal_[k].cwiseProduct(v);
   }
 
+  // prox_F(z) for contact k's friction set with semi-axes `axes`, taken in the metric R_f^-1 so
+  // that fixed points are the Coulomb-Contensou solution whatever the strategy (see
+  // proxEllipsoidInMetric). The back-tracking scale does not change the metric's argmin.
+  Vec3 projectFriction(int k, const Vec3& z, const Vec3& axes) const;
+
   // Divergence detected: R <- nu R (nu = 0.5 for Global and Blocked, 0.9 for Local, as in the paper).
   void backtrack() { scale_ *= nu_; }
   double scale() const { return scale_; }
@@ -36,6 +41,8 @@ class RFactors {
   double nu_ = 0.5;
   double initialGlobalR_ = 0.0;
   std::vector<Vec4> diagonal_;              // Global, Local: r of each row; Blocked: 1/A_nn in [0]
+  std::vector<Vec3> frictionMetricSqrt_;    // Global, Local: sqrt(1 / r) of the t, s, tau rows
+  std::vector<Mat3> frictionBlock_;         // Blocked: A_{t:tau, t:tau}, the metric R_f^-1
   std::vector<Mat3> frictionBlockInverse_;  // Blocked: A_{t:tau, t:tau}^-1, eq. 40
 };
 
