@@ -7,7 +7,9 @@ namespace contactlab {
 
 // Appends to `out` the contact points of a and b whose gap is below `margin` (margin >= 0 lets
 // the solver see contacts about to close, see docs/pipeline.md "collide"). Normals point from a to b.
-// Pairs are symmetric: collideShapes(b, a) gives the same points with flipped normals.
+// Pairs are symmetric: collideShapes(b, a) gives the same points with flipped normals (not where
+// the direction is undefined, e.g. concentric spheres, which take a fixed fallback normal).
+// Points come sorted by feature id (then coordinates), near-duplicates merged.
 // At most kMaxPointsPerPair points per pair; plane-plane gives none.
 void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                    ContactManifold& out);
