@@ -51,7 +51,9 @@ double ParamReader::positive(const std::string& name) const {
   return value;
 }
 
-double ParamReader::nonNegative(const std::string& name) const { return inRange(name, 0.0, std::numeric_limits<double>::infinity()); }
+double ParamReader::nonNegative(const std::string& name) const {
+  return inRange(name, 0.0, std::numeric_limits<double>::infinity());
+}
 
 double ParamReader::inRange(const std::string& name, double lo, double hi) const {
   const double value = finite(name);

@@ -79,6 +79,20 @@ void sceneParam(RunOptions& options, std::string_view flag, std::string_view tex
   options.params[key] = number(std::string(flag) + " " + key, text.substr(equals + 1));
 }
 
+// Setters shared by flags that differ only in the field they set.
+template <std::string OutputPaths::*file>
+void setOutput(RunOptions& options, std::string_view flag, std::string_view value) {
+  options.outputs.*file = outputPath(flag, value);
+}
+template <double SolverSettings::*tolerance>
+void setTolerance(RunOptions& options, std::string_view flag, std::string_view value) {
+  options.solver.*tolerance = nonNegativeNumber(flag, value);
+}
+template <bool SolverSettings::*toggle>
+void setToggle(RunOptions& options, std::string_view flag, std::string_view value) {
+  options.solver.*toggle = onOff(flag, value);
+}
+
 struct Flag {
   std::string_view name;
   std::string_view valueName;  // shown in the help
@@ -101,26 +115,23 @@ const Flag kRunFlags[] = {
     {"--max-iter", "K", "most solver sweeps per step (default 1000)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.maxIterations = wholeNumber(f, v, 0); }},
     {"--tol-abs", "X", "absolute tolerance on the eq. 27 merit, 0 never stops early (default 1e-3)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.tolAbs = nonNegativeNumber(f, v); }},
+     setTolerance<&SolverSettings::tolAbs>},
     {"--tol-rel", "X", "relative tolerance on the eq. 27 merit, 0 never stops early (default 1e-3)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.tolRel = nonNegativeNumber(f, v); }},
+     setTolerance<&SolverSettings::tolRel>},
     {"--warm-start", "on|off", "start each solve from the last step's impulses (default on)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.warmStart = onOff(f, v); }},
+     setToggle<&SolverSettings::warmStart>},
     {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.stabilize = onOff(f, v); }},
+     setToggle<&SolverSettings::stabilize>},
     {"--param", "KEY=VALUE", "set a built-in scene's parameter; repeatable (see contactlab-cli list)", sceneParam},
     {"--seed", "N", "random seed of a built-in scene (default 1)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.seed = wholeNumber<std::uint64_t>(f, v, 0); }},
-    {"--trace", "FILE", "CSV of every dynamic body's state after every step",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.trace = outputPath(f, v); }},
-    {"--metrics", "FILE", "CSV of per-step metrics and stage times",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.metrics = outputPath(f, v); }},
-    {"--residuals", "FILE", "CSV of the merit after every solver sweep",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.residuals = outputPath(f, v); }},
+    {"--trace", "FILE", "CSV of every dynamic body's state after every step", setOutput<&OutputPaths::trace>},
+    {"--metrics", "FILE", "CSV of per-step metrics and stage times", setOutput<&OutputPaths::metrics>},
+    {"--residuals", "FILE", "CSV of the merit after every solver sweep", setOutput<&OutputPaths::residuals>},
     {"--contacts", "FILE", "CSV of every contact point and its impulse after every step",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.contacts = outputPath(f, v); }},
+     setOutput<&OutputPaths::contacts>},
     {"--state-out", "FILE", "scene file of the final state, which runs on from there",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.stateOut = outputPath(f, v); }},
+     setOutput<&OutputPaths::stateOut>},
 };
 
 const Flag* findFlag(std::string_view name) {

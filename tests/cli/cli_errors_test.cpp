@@ -25,7 +25,8 @@ CliResult runCli(const std::string& arguments) {
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) return result;
   std::array<char, 4096> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
+  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    result.output.append(buffer.data(), n);
   const int status = pclose(pipe);
   if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
   return result;

@@ -340,7 +340,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source) {
   scene.gravity = top.vec3("gravity", scene.gravity);
   if (top.has("dt")) scene.dt = top.positive("dt");
   if (top.has("friction"))
-    scene.friction = readFriction(ObjectReader(top.raw("friction"), "friction", source, {"mu", "mu_torsion", "restitution"}));
+    scene.friction =
+        readFriction(ObjectReader(top.raw("friction"), "friction", source, {"mu", "mu_torsion", "restitution"}));
   top.require("bodies", "at the top level");
   const json& bodies = top.array("bodies");
   for (std::size_t i = 0; i < bodies.size(); ++i)
