@@ -129,7 +129,6 @@ class ObjectReader {
 
   bool has(const std::string& key) const { return object_.contains(key); }
   std::string keyPath(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-  const std::string& path() const { return path_; }
   const json& raw(const std::string& key) const { return object_.at(key); }
 
   [[noreturn]] void fail(const std::string& path, const std::string& message) const {
@@ -140,7 +139,6 @@ class ObjectReader {
   }
 
   double number(const std::string& key) const { return numberAt(raw(key), keyPath(key)); }
-  double number(const std::string& key, double fallback) const { return has(key) ? number(key) : fallback; }
   double positive(const std::string& key) const { return positiveAt(raw(key), keyPath(key)); }
   double nonNegative(const std::string& key) const {
     const double v = number(key);
