@@ -18,7 +18,7 @@ struct AssembledProblem {
   std::vector<Vec6> freeVelocity;
   std::vector<BodyContact> contacts;
   ContactProblem problem;
-  std::vector<Mat3> frames;
+  ContactExtras extras;
 };
 
 // A static ground and a column of `count` boxes, each touching the one below at a single point with
@@ -68,7 +68,7 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
   input.slotOfBody = &p.slotOfBody;
   input.freeVelocity = &p.freeVelocity;
   input.dt = dt;
-  buildContactProblem(input, p.contacts, p.problem, p.frames);
+  buildContactProblem(input, p.contacts, p.problem, p.extras);
   return p;
 }
 

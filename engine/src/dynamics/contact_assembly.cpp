@@ -48,12 +48,13 @@ Vec4 relativeContactVelocity(const Body& bodyA, const Body& bodyB, const Vec3& p
 }
 
 void buildContactProblem(const AssemblyInput& input, const std::vector<BodyContact>& contacts,
-                         ContactProblem& problem, std::vector<Mat3>& frames) {
+                         ContactProblem& problem, ContactExtras& extras) {
   const std::vector<Body>& bodies = *input.bodies;
   const std::vector<int>& slotOfBody = *input.slotOfBody;
   problem.numSlots = static_cast<int>(input.freeVelocity->size());
   problem.blocks.resize(contacts.size());
-  frames.resize(contacts.size());
+  extras.frames.resize(contacts.size());
+  extras.impactClosing.assign(contacts.size(), 0.0);
 
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const BodyContact& contact = contacts[k];
@@ -61,7 +62,7 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
     const Body& bodyB = bodies[contact.bodyB];
     ContactBlock& block = problem.blocks[k];
     const Mat3 frame = contactFrame(contact.contact.normal);
-    frames[k] = frame;
+    extras.frames[k] = frame;
 
     block.slotA = slotOfBody[contact.bodyA];
     block.slotB = slotOfBody[contact.bodyB];
@@ -93,14 +94,16 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
     // Normal row of b (eq. 19, 22): the Newton impact law adds eps v^-_n (eq. 14a) when the contact
     // closes within this step at a speed above the threshold. Otherwise a contact still open by
     // gap g > 0 may close at most by g over the step to the next midpoint: v_n^+ >= -g/dt. The
-    // impact case ignores g, so a bounce starts up to one step's travel above the surface; that is
-    // the price of detecting contacts at the midpoint, and it keeps eps exact in the velocities.
+    // impact case keeps eps exact in the velocities; the gap g it had not yet closed is made up at
+    // position level after the step (placeImpacts): with the impact at time g/|v^-| after the
+    // midpoint, the exact path ends (1 + eps) g closer to the surface than ours.
     const double gap = contact.contact.gap;
     const double restitution = std::max(bodyA.restitution, bodyB.restitution);
     const bool impact = restitution > 0.0 && preImpact[kNormal] < -input.restitutionThreshold &&
                         gap + input.dt * preImpact[kNormal] < 0.0;
     Vec4 extra = Vec4::Zero();
     extra[kNormal] = impact ? restitution * preImpact[kNormal] : std::max(gap, 0.0) / input.dt;
+    if (impact && gap > 0.0) extras.impactClosing[k] = (1.0 + restitution) * gap;
     block.b = free + extra;
 
     // Pair friction: sqrt(a b) for mu and mu_tau (a combination that lets a frictionless body stay

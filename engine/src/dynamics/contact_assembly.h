@@ -23,7 +23,13 @@ Mat3 contactFrame(const Vec3& normal);
 // Relative velocity of B against A at a contact point, in frame rows (n, t, s, tau): J u (eq. 52).
 Vec4 relativeContactVelocity(const Body& bodyA, const Body& bodyB, const Vec3& point, const Mat3& frame);
 
+// What assembly knows per contact beyond the solver's problem.
+struct ContactExtras {
+  std::vector<Mat3> frames;            // columns n, t, s
+  std::vector<double> impactClosing;   // (1 + eps) g for an impact detected at gap g > 0, else 0
+};
+
 void buildContactProblem(const AssemblyInput& input, const std::vector<BodyContact>& contacts,
-                         ContactProblem& problem, std::vector<Mat3>& frames);
+                         ContactProblem& problem, ContactExtras& extras);
 
 }  // namespace contactlab

@@ -1,41 +1,79 @@
 #include "dynamics/post_stabilization.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "dynamics/free_rotation.h"
 #include "solvers/prox/prox_operators.h"
 
 namespace contactlab {
+namespace {
 
-void stabilizePositions(const ContactProblem& problem, const std::vector<double>& gapAtEnd,
-                        const std::vector<int>& bodyOfSlot, const StabilizationSettings& settings,
-                        std::vector<Body>& bodies) {
+// Gauss-Seidel on the normal rows for displacement impulses mu with
+//   gapChange_k(dq) = J_n,k dq >= demand_k  (pushOnly: mu >= 0, complementarity, eq. 48-50), or
+//   gapChange_k(dq) == demand_k              (contacts with involved[k] only, mu free).
+// Returns dq = M^-1 J_n^T mu per slot.
+Eigen::VectorXd solveNormalDisplacements(const ContactProblem& problem, const std::vector<double>& demand,
+                                         const std::vector<std::uint8_t>& involved, bool pushOnly, int sweeps) {
   const int contacts = problem.numContacts();
-  bool anyPenetration = false;
-  for (double gap : gapAtEnd) anyPenetration |= gap < -settings.allowedPenetration;
-  if (!anyPenetration) return;
-
-  // Only the normal rows take part: lambda has 4 rows per contact with t, s, tau kept at zero.
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(4 * contacts);
-  Eigen::VectorXd displacement = Eigen::VectorXd::Zero(6 * problem.numSlots);  // M^-1 J^T lambda
-  for (int sweep = 0; sweep < settings.sweeps; ++sweep) {
+  Eigen::VectorXd mu = Eigen::VectorXd::Zero(contacts);
+  Eigen::VectorXd displacement = Eigen::VectorXd::Zero(6 * problem.numSlots);
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
     for (int k = 0; k < contacts; ++k) {
+      if (!involved[k]) continue;
       const ContactBlock& block = problem.blocks[k];
-      double gap = gapAtEnd[k] + settings.allowedPenetration;  // eq. 47 with the allowed slop
-      if (block.slotA >= 0) gap += block.jacobianA.row(kNormal).dot(displacement.segment<6>(6 * block.slotA));
-      if (block.slotB >= 0) gap += block.jacobianB.row(kNormal).dot(displacement.segment<6>(6 * block.slotB));
-      // eq. 50 with the Local r-factor r = 1 / A_nn.
-      const double next = proxNormalCone(lambda[4 * k] - gap / block.diagonalA[kNormal]);
+      double change = 0.0;
+      if (block.slotA >= 0) change += block.jacobianA.row(kNormal).dot(displacement.segment<6>(6 * block.slotA));
+      if (block.slotB >= 0) change += block.jacobianB.row(kNormal).dot(displacement.segment<6>(6 * block.slotB));
+      // Local r-factor r = 1 / A_nn.
+      double next = mu[k] - (change - demand[k]) / block.diagonalA[kNormal];
+      if (pushOnly) next = proxNormalCone(next);
       Vec4 delta = Vec4::Zero();
-      delta[kNormal] = next - lambda[4 * k];
+      delta[kNormal] = next - mu[k];
       addInvMassJt(block, delta, displacement);
-      lambda[4 * k] = next;
+      mu[k] = next;
     }
   }
-  // eq. 51.
+  return displacement;
+}
+
+// eq. 51: q <- q + M^-1 J^T mu.
+void applyDisplacement(const Eigen::VectorXd& displacement, const std::vector<int>& bodyOfSlot,
+                       std::vector<Body>& bodies) {
   for (std::size_t slot = 0; slot < bodyOfSlot.size(); ++slot) {
     Body& body = bodies[bodyOfSlot[slot]];
     body.position += displacement.segment<3>(6 * slot);
     body.orientation = rotateByAngularVelocity(body.orientation, displacement.segment<3>(6 * slot + 3), 1.0);
   }
+}
+
+}  // namespace
+
+void stabilizePositions(const ContactProblem& problem, const std::vector<double>& gapAtEnd,
+                        const std::vector<int>& bodyOfSlot, const StabilizationSettings& settings,
+                        std::vector<Body>& bodies) {
+  if (std::none_of(gapAtEnd.begin(), gapAtEnd.end(), [&](double gap) { return gap < -settings.allowedPenetration; }))
+    return;
+  // eq. 47 with the allowed slop: gap + change >= -allowed.
+  std::vector<double> demand(gapAtEnd.size());
+  for (std::size_t k = 0; k < gapAtEnd.size(); ++k) demand[k] = -(gapAtEnd[k] + settings.allowedPenetration);
+  const std::vector<std::uint8_t> everyContact(gapAtEnd.size(), 1);
+  applyDisplacement(solveNormalDisplacements(problem, demand, everyContact, true, settings.sweeps), bodyOfSlot, bodies);
+}
+
+void placeImpacts(const ContactProblem& problem, const std::vector<double>& closing,
+                  const std::vector<int>& bodyOfSlot, std::vector<Body>& bodies) {
+  std::vector<std::uint8_t> involved(closing.size());
+  std::vector<double> demand(closing.size());
+  bool any = false;
+  for (std::size_t k = 0; k < closing.size(); ++k) {
+    involved[k] = closing[k] > 0.0;
+    demand[k] = -closing[k];
+    any |= involved[k] != 0;
+  }
+  if (!any) return;
+  constexpr int kSweeps = 20;  // the involved contacts are few and nearly independent
+  applyDisplacement(solveNormalDisplacements(problem, demand, involved, false, kSweeps), bodyOfSlot, bodies);
 }
 
 }  // namespace contactlab

@@ -1,10 +1,13 @@
 #pragma once
-// Post-stabilization (PROX paper sec. 4.4): after the step, a position-level LCP pushes
-// penetrating bodies apart along the contact normals without touching velocities.
+// Position-level corrections after the velocity step. Both move bodies along contact normals by
+// dq = M^-1 J_n^T mu (PROX paper eqs. 44-45, 51) and leave velocities alone:
+// - post-stabilization (sec. 4.4) pushes penetrating bodies apart;
+// - impact placement moves a body that bounced off a contact detected while still open by the gap
+//   it had not closed, so the bounce starts at the surface (see contact_assembly.cpp).
 #include <vector>
 
-#include "dynamics/contact_problem.h"
 #include "contactlab/body.h"
+#include "dynamics/contact_problem.h"
 
 namespace contactlab {
 
@@ -14,11 +17,16 @@ struct StabilizationSettings {
   int sweeps = 50;
 };
 
-// gapAtEnd[k] is contact k's gap at q^{t+1} to first order. Solves eq. 49-50 for the normal
+// gapAtEnd[k] is contact k's gap at q^{t+1} to first order. Solves eqs. 49-50 for the normal
 // displacement impulses by projected Gauss-Seidel (PROX with the Local r-factor on the normal cone)
-// and applies eq. 51, q <- q + M^-1 J^T lambda, to the dynamic bodies.
+// and applies eq. 51 to the dynamic bodies.
 void stabilizePositions(const ContactProblem& problem, const std::vector<double>& gapAtEnd,
                         const std::vector<int>& bodyOfSlot, const StabilizationSettings& settings,
                         std::vector<Body>& bodies);
+
+// closing[k] > 0 asks contact k's gap to shrink by that much (an impact detected early); contacts
+// with 0 take no part. Solved as equalities by Gauss-Seidel over the involved contacts.
+void placeImpacts(const ContactProblem& problem, const std::vector<double>& closing,
+                  const std::vector<int>& bodyOfSlot, std::vector<Body>& bodies);
 
 }  // namespace contactlab

@@ -34,7 +34,7 @@ struct World::Impl {
   std::vector<BodyContact> bodyContacts;
   std::vector<Vec6> freeVelocity;  // per slot: u^t + dt M^-1 h
   ContactProblem problem;
-  std::vector<Mat3> frames;        // per contact: columns n, t, s
+  ContactExtras extras;            // per contact: frame, impact closing
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
   Eigen::VectorXd contactResponse; // 6 * slots: M^-1 J^T lambda
   std::vector<double> gapAtEnd;    // per contact, for stabilization
@@ -99,6 +99,7 @@ void World::Impl::step() {
     applyInvMassJt(problem, lambda, contactResponse);
     integrateVelocities(bodies, bodyOfSlot, freeVelocity, contactResponse);  // eq. 42b
     finishPositions(bodies, dt);                                               // eq. 42c
+    placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
   }
   {
     ScopedStageTimer timer(metrics, Stage::Stabilize);
@@ -120,7 +121,7 @@ void World::Impl::buildProblem() {
   input.freeVelocity = &freeVelocity;
   input.dt = dt;
   input.restitutionThreshold = 2.0 * gravity.norm() * dt;
-  buildContactProblem(input, bodyContacts, problem, frames);
+  buildContactProblem(input, bodyContacts, problem, extras);
 }
 
 void World::Impl::warmStart() {
@@ -130,8 +131,8 @@ void World::Impl::warmStart() {
     const BodyContact& c = bodyContacts[k];
     if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature})) {
       lambda[4 * k + kNormal] = cached->normal;
-      lambda[4 * k + kTangentT] = frames[k].col(1).dot(cached->tangential);
-      lambda[4 * k + kTangentS] = frames[k].col(2).dot(cached->tangential);
+      lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
+      lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
       lambda[4 * k + kTorsion] = cached->torsion;
     }
   }
@@ -144,7 +145,7 @@ void World::Impl::solve() {
     const BodyContact& c = bodyContacts[k];
     const Vec4 impulse = lambda.segment<4>(4 * k);
     entries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
-                  {impulse[kNormal], frames[k].col(1) * impulse[kTangentT] + frames[k].col(2) * impulse[kTangentS],
+                  {impulse[kNormal], extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
                    impulse[kTorsion]}};
   }
   warmStartCache.store(std::move(entries));
@@ -156,7 +157,7 @@ void World::Impl::stabilize() {
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
     const double normalSpeed =
-        relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, frames[k])[kNormal];
+        relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, extras.frames[k])[kNormal];
     gapAtEnd[k] = c.contact.gap + 0.5 * dt * normalSpeed;
   }
   stabilizePositions(problem, gapAtEnd, bodyOfSlot, StabilizationSettings{}, bodies);
@@ -175,15 +176,15 @@ void World::Impl::report() {
     r.bodyA = c.bodyA;
     r.bodyB = c.bodyB;
     r.point = c.contact.point;
-    r.normal = frames[k].col(0);
-    r.tangentT = frames[k].col(1);
-    r.tangentS = frames[k].col(2);
+    r.normal = extras.frames[k].col(0);
+    r.tangentT = extras.frames[k].col(1);
+    r.tangentS = extras.frames[k].col(2);
     r.gap = c.contact.gap;
     r.lambda = lambda.segment<4>(4 * k);
     maxPenetration = std::max(maxPenetration, -c.contact.gap);
     // Sliding: carrying load while the contact point still slips after the step.
     constexpr double kSlipSpeed = 1e-3;  // m/s
-    const Vec4 v = relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, frames[k]);
+    const Vec4 v = relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, extras.frames[k]);
     if (r.lambda[kNormal] <= 0.0) r.state = ContactState::Separating;
     else if (v.segment<2>(kTangentT).norm() > kSlipSpeed) r.state = ContactState::Sliding;
     else r.state = ContactState::Sticking;

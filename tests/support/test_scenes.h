@@ -1,0 +1,42 @@
+#pragma once
+// Bodies and worlds for the physics tests, built in code so each test shows its whole setup.
+#include <functional>
+
+#include "contactlab/world.h"
+
+namespace contactlab::test {
+
+inline BodyDesc staticGround(double friction = 0.75) {
+  BodyDesc ground;
+  ground.name = "ground";
+  ground.shape = BoxShape{Vec3(20, 20, 0.5)};
+  ground.position = Vec3(0, 0, -0.5);  // top face at z = 0
+  ground.motion = MotionType::Static;
+  ground.material.mu = friction;
+  return ground;
+}
+
+inline BodyDesc box(const Vec3& size, const Vec3& position) {
+  BodyDesc b;
+  b.shape = BoxShape{0.5 * size};
+  b.position = position;
+  return b;
+}
+
+inline BodyDesc sphere(double radius, const Vec3& position) {
+  BodyDesc b;
+  b.shape = SphereShape{radius};
+  b.position = position;
+  return b;
+}
+
+// Steps until `time` seconds have passed, calling `observe` after every step.
+inline void runFor(World& world, double seconds, const std::function<void(const World&)>& observe = {}) {
+  const int steps = static_cast<int>(std::lround(seconds / world.dt()));
+  for (int i = 0; i < steps; ++i) {
+    world.step();
+    if (observe) observe(world);
+  }
+}
+
+}  // namespace contactlab::test
