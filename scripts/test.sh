@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs dependencies, builds contactlab and runs every test with ctest.
+#   scripts/test.sh              Release build in build/
+#   scripts/test.sh --sanitize   ASan + UBSan build in build-asan/ (the 10-second stack runs are
+#                                left out there: under the sanitizers they take minutes and add
+#                                no memory coverage the short scenes do not give)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/install-deps.sh
+jobs=$(nproc)
+if [ "${1:-}" = "--sanitize" ]; then
+  cmake --preset asan -G Ninja
+  cmake --build --preset asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'StackStands'
+else
+  cmake --preset release -G Ninja
+  cmake --build --preset release -j "$jobs"
+  ctest --test-dir build --output-on-failure -j "$jobs"
+fi
