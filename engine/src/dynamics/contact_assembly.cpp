@@ -71,25 +71,15 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
 
     // v^- = J u^t (pre-impact) and J u_free; bodies without a slot move as prescribed (or not at all).
     const Vec4 preImpact = jacobianA * bodyVelocity(bodyA) + jacobianB * bodyVelocity(bodyB);
-    Vec4 free = Vec4::Zero();
-    block.jacobianA.setZero();
-    block.jacobianB.setZero();
-    block.invMassJtA.setZero();
-    block.invMassJtB.setZero();
-    if (block.slotA >= 0) {
-      block.jacobianA = jacobianA;
-      block.invMassJtA = bodyInvMassJt(bodyA, jacobianA);
-      free += jacobianA * (*input.freeVelocity)[block.slotA];
-    } else {
-      free += jacobianA * bodyVelocity(bodyA);
-    }
-    if (block.slotB >= 0) {
-      block.jacobianB = jacobianB;
-      block.invMassJtB = bodyInvMassJt(bodyB, jacobianB);
-      free += jacobianB * (*input.freeVelocity)[block.slotB];
-    } else {
-      free += jacobianB * bodyVelocity(bodyB);
-    }
+    // A dynamic side enters J and W; a static or kinematic side only adds its prescribed velocity to b.
+    auto assembleSide = [&](const Body& body, int slot, const Mat46& jacobian, Mat46& blockJacobian,
+                            Mat64& blockInvMassJt) -> Vec4 {
+      blockJacobian = slot >= 0 ? jacobian : Mat46::Zero();
+      blockInvMassJt = slot >= 0 ? bodyInvMassJt(body, jacobian) : Mat64::Zero();
+      return jacobian * (slot >= 0 ? (*input.freeVelocity)[slot] : bodyVelocity(body));
+    };
+    const Vec4 free = assembleSide(bodyA, block.slotA, jacobianA, block.jacobianA, block.invMassJtA) +
+                      assembleSide(bodyB, block.slotB, jacobianB, block.jacobianB, block.invMassJtB);
 
     // Normal row of b (eq. 19, 22): the Newton impact law adds eps v^-_n (eq. 14a) when the contact
     // closes within this step at a speed above the threshold. Otherwise a contact still open by

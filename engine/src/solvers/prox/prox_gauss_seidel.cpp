@@ -1,7 +1,5 @@
 #include "solvers/prox/prox_gauss_seidel.h"
 
-#include "solvers/prox/prox_operators.h"
-
 namespace contactlab {
 
 void ProxGaussSeidel::resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
@@ -14,12 +12,8 @@ double ProxGaussSeidel::sweep(const ContactProblem& problem, const RFactors& r, 
   for (int k = 0; k < problem.numContacts(); ++k) {
     const ContactBlock& block = problem.blocks[k];
     const Vec4 previous = lambda.segment<4>(4 * k);
-    // eq. 25 (Alg. 2, line 6): z_I = lambda_I - R_k (J_IB w + b_I).
-    const Vec4 z = previous - r.apply(k, contactVelocity(block, w_));
-    // Lines 7-8: the friction set uses the new normal impulse.
-    Vec4 next;
-    next[kNormal] = proxNormalCone(z[kNormal]);
-    next.tail<3>() = r.projectFriction(k, z.tail<3>(), frictionSemiAxes(block.friction, next[kNormal]));
+    // eq. 25 and lines 6-8: the friction set uses the new normal impulse.
+    const Vec4 next = proxContactUpdate(block, r, k, previous, contactVelocity(block, w_), FrictionSetFrom::NewNormal);
     const Vec4 delta = next - previous;
     // eq. 26 (line 9): keep w in step with lambda.
     addInvMassJt(block, delta, w_);

@@ -1,7 +1,5 @@
 #include "solvers/prox/prox_jacobi.h"
 
-#include "solvers/prox/prox_operators.h"
-
 namespace contactlab {
 
 double ProxJacobi::sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) {
@@ -12,11 +10,8 @@ double ProxJacobi::sweep(const ContactProblem& problem, const RFactors& r, Eigen
   for (int k = 0; k < problem.numContacts(); ++k) {
     const ContactBlock& block = problem.blocks[k];
     const Vec4 previous = lambda.segment<4>(4 * k);
-    const Vec4 z = previous - r.apply(k, contactVelocity(block, w_));
     // Lines 7-8: the friction set is sized by the previous normal impulse lambda_n^k.
-    Vec4 next;
-    next[kNormal] = proxNormalCone(z[kNormal]);
-    next.tail<3>() = r.projectFriction(k, z.tail<3>(), frictionSemiAxes(block.friction, previous[kNormal]));
+    const Vec4 next = proxContactUpdate(block, r, k, previous, contactVelocity(block, w_), FrictionSetFrom::PreviousNormal);
     next_.segment<4>(4 * k) = next;
     merit = mergeMerit(merit, block, next - previous);
   }

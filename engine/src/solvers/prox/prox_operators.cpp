@@ -3,11 +3,14 @@
 #include <Eigen/Eigenvalues>
 #include <cmath>
 
+#include <cstdio>
 namespace contactlab {
+struct Stats { long calls=0, dims[4]={}, inside=0, outside=0, evals=0; ~Stats(){ std::fprintf(stderr,"calls %ld dims %ld %ld %ld %ld inside %ld outside %ld evals %ld\n",calls,dims[0],dims[1],dims[2],dims[3],inside,outside,evals);} } gStats;
 namespace {
 
 // g(t) of eq. 35 over the coordinates with a positive semi-axis; flattened ones contribute nothing.
 double ellipsoidRootFunction(double t, const Vec3& z, const Vec3& squaredAxes, int dims) {
+  ++gStats.evals;
   double g = -1.0;
   for (int i = 0; i < dims; ++i) {
     const double q = squaredAxes[i] * z[i] / (squaredAxes[i] + t);
@@ -118,6 +121,7 @@ Vec3 proxEllipsoid(const Vec3& z, const Vec3& semiAxes) {
   // Move the flattened axes last so the search works on the leading `dims` coordinates.
   int order[3];
   const int dims = activeAxes(semiAxes, order);
+  ++gStats.calls; ++gStats.dims[dims];
 
   Vec3 zPermuted, axesPermuted;
   for (int i = 0; i < 3; ++i) {
@@ -130,14 +134,14 @@ Vec3 proxEllipsoid(const Vec3& z, const Vec3& semiAxes) {
     double inside = 0.0;  // f(z) + 1 of eq. 28
     for (int i = 0; i < dims; ++i) inside += (zPermuted[i] / axesPermuted[i]) * (zPermuted[i] / axesPermuted[i]);
     if (inside <= 1.0) {
-      xPermuted = zPermuted;
+      xPermuted = zPermuted; ++gStats.inside;
     } else if (dims == 1) {
       xPermuted[0] = std::clamp(zPermuted[0], -axesPermuted[0], axesPermuted[0]);
     } else if (dims == 2 && axesPermuted[0] == axesPermuted[1]) {
       // The friction disk (no torsion, isotropic): the closest point is the radial clamp.
       xPermuted.head<2>() = zPermuted.head<2>() * (axesPermuted[0] / zPermuted.head<2>().norm());
     } else {
-      xPermuted = projectOutsidePoint(zPermuted, axesPermuted, dims);
+      xPermuted = projectOutsidePoint(zPermuted, axesPermuted, dims); ++gStats.outside;
     }
   }
   Vec3 x = Vec3::Zero();

@@ -3,6 +3,7 @@
 // eq. 27, absolute and relative stopping, and divergence detection with roll-back and R <- nu R.
 // The two differ only in the sweep.
 #include "solvers/contact_solver.h"
+#include "solvers/prox/prox_operators.h"
 #include "solvers/prox/r_factor.h"
 
 namespace contactlab {
@@ -25,6 +26,21 @@ class ProxSolver : public ContactSolver {
   // absolute tolerance then means the same whatever the unit of mass, as does the iteration count.
   static double mergeMerit(double merit, const ContactBlock& block, const Vec4& delta) {
     return std::max(merit, delta.cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
+  }
+
+  // Which normal impulse sizes the friction set F (eq. 16) in a contact update.
+  enum class FrictionSetFrom { NewNormal, PreviousNormal };
+  // Alg. 1-2, lines 6-8 for contact k: z = lambda_k - R_k v, lambda_n = prox_N(z_n) (eq. 21a) and
+  // lambda_f = prox_F(z_f) (eq. 21b), F sized by lambda_n^{k+1} (Gauss-Seidel) or lambda_n^k (Jacobi).
+  // Inline: it is the body of the sweep loop.
+  static Vec4 proxContactUpdate(const ContactBlock& block, const RFactors& r, int k, const Vec4& previous,
+                                const Vec4& velocity, FrictionSetFrom sizeFrom) {
+    const Vec4 z = previous - r.apply(k, velocity);
+    Vec4 next;
+    next[kNormal] = proxNormalCone(z[kNormal]);
+    const double sizingNormal = sizeFrom == FrictionSetFrom::NewNormal ? next[kNormal] : previous[kNormal];
+    next.tail<3>() = r.projectFriction(k, z.tail<3>(), frictionSemiAxes(block.friction, sizingNormal));
+    return next;
   }
 
   // Buffers reused from solve to solve.
