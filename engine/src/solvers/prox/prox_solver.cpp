@@ -37,8 +37,9 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
     // R collapses and the iteration stalls (tests/solvers/prox/prox_solvers_test.cpp shows it on a
     // column of boxes). We call it divergence when the merit exceeds kDivergenceGrowth times the
     // best merit seen; a diverging iteration grows geometrically and trips this within a few
-    // sweeps, and we roll back to the best iterate.
-    if (!(merit <= kDivergenceGrowth * bestMerit)) {
+    // sweeps, and we roll back to the best iterate (the warm start until a sweep is accepted, so
+    // a first sweep that overflows is rolled back too).
+    if (!std::isfinite(merit) || merit > kDivergenceGrowth * bestMerit) {
       ++report.rollbacks;
       rFactors_.backtrack();
       lambda = bestLambda_;
