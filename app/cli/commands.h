@@ -6,5 +6,6 @@ namespace contactlab::cli {
 
 int runCommand(Args args);
 int listCommand(Args args);
+int benchCommand(Args args);
 
 }  // namespace contactlab::cli

@@ -16,6 +16,7 @@ constexpr const char* kUsage =
     "commands:\n"
     "  run SCENE [flags]   step a built-in scene or a .json scene file headless (run --help)\n"
     "  list                the built-in scenes with their parameters, and the solvers\n"
+    "  bench [flags]       time the step and the solver on the benchmark scenes (bench --help)\n"
     "\n"
     "  --help              show this help\n"
     "  --version           show the version\n";
@@ -28,7 +29,7 @@ std::string oneLine(std::string message) {
 
 int dispatch(const std::vector<std::string_view>& args) {
   using namespace contactlab::cli;
-  if (args.empty()) throw UsageError("missing COMMAND (run or list)");
+  if (args.empty()) throw UsageError("missing COMMAND (run, list or bench)");
   const std::string_view command = args.front();
   const Args rest(args.begin() + 1, args.end());
   if (command == "--help" || command == "-h" || command == "help") {
@@ -41,7 +42,8 @@ int dispatch(const std::vector<std::string_view>& args) {
   }
   if (command == "run") return runCommand(rest);
   if (command == "list") return listCommand(rest);
-  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list)");
+  if (command == "bench") return benchCommand(rest);
+  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list, bench)");
 }
 
 }  // namespace
