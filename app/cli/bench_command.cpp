@@ -151,9 +151,11 @@ BenchRow measure(const BenchScene& benchScene, const SolverSettings& settings, i
     solverMs.push_back(1e3 * metrics.solve.seconds);
     const double contactSweeps = static_cast<double>(metrics.contacts) * metrics.solve.iterations;
     if (contactSweeps > 0) nsPerContactSweep.push_back(1e9 * metrics.solve.seconds / contactSweeps);
-    row.meanContacts += metrics.contacts / static_cast<double>(steps);
-    row.meanIterations += metrics.solve.iterations / static_cast<double>(steps);
+    row.meanContacts += metrics.contacts;  // sums until divided below
+    row.meanIterations += metrics.solve.iterations;
   }
+  row.meanContacts /= steps;
+  row.meanIterations /= steps;
   row.stepMs = lowerMedian(stepMs);
   for (int stage = 0; stage < static_cast<int>(Stage::Count); ++stage) row.stageMs[stage] = lowerMedian(stageMs[stage]);
   row.solverMs = lowerMedian(solverMs);
