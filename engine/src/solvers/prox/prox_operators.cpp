@@ -2,69 +2,75 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
-#include <limits>
 
 namespace contactlab {
 namespace {
 
 // Both closest-point searches below solve a secular equation S(t) = sum_i c_i / (d_i + t)^2 = 1
-// (c_i >= 0, d_i > 0) for t >= 0 by bisection down to the resolution of doubles, about 50 sweeps of
-// the interval that each evaluate S: that was most of the solver's time. The bisection stays (sec.
-// 4.1: Newton alone can diverge on the flat part), but is told where the root is, so it evaluates S
-// only where that knowledge does not already decide. The result is bit for bit the plain bisection's.
+// (c_i >= 0, d_i > 0) for t >= 0, given a bracket [low, high] with S(low) >= 1 > S(high) (for the
+// ellipsoid, S = g + 1 of eq. 35 and the bracket is eq. 36's).
+//
+// Root finder: safeguarded Newton inside the bracket. The paper (sec. 4.1) found plain Newton on g
+// unreliable: g is steep left of the root and flat right of it, so a step from the flat side
+// overshoots past the poles at t = -d_i, and a step from the steep side creeps (x1.5 per step when
+// a small torsion axis dominates). Two changes make it safe and fast:
+//  - Newton runs on S^(-1/2) - 1, which has the same root, is exactly linear in t for one term (one
+//    step lands on the root) and concave in general (a power mean of the d_i + t), so from the
+//    left the iterates rise monotonically to the root and never overshoot in exact arithmetic;
+//  - every evaluation shrinks the bracket (by the sign of S - 1), and a step that would leave it
+//    is replaced by the midpoint, so the iteration cannot diverge; at worst it is the bisection.
+// It stops when the bracket or the Newton step is below kRootTolerance relative (quadratic
+// convergence: a few steps instead of bisection's ~50 halvings) and returns the bracket end with
+// S < 1, so the projected point is feasible: when Newton converges from the left we evaluate once
+// just past its root to get that end. Results differ from the exact bisection in the last bits.
+constexpr double kRootTolerance = 1e-12;
 
-// Newton's estimate of the root of S(t) = 1 from t0 >= 0, used only as a hint. Iterating on
-// S^(-1/2) - 1, which is exactly linear in t for one term (one step then lands on the root) and
-// concave in general (a power mean of the d_i + t), so the iterates rise monotonically to the root.
-double secularRootEstimate(const double* c, const double* d, int n, double t0) {
-  double t = t0;
-  for (int iteration = 0; iteration < 16; ++iteration) {
-    double s = 0.0, slope = 0.0;  // S(t) and -S'(t) / 2
-    for (int i = 0; i < n; ++i) {
-      const double inverse = 1.0 / (d[i] + t);
-      const double term = c[i] * inverse * inverse;
-      s += term;
-      slope += term * inverse;
-    }
-    const double step = s * (std::sqrt(s) - 1.0) / slope;  // -(S^(-1/2) - 1) / (S^(-1/2) - 1)'
-    if (!(step > 1e-16 * t)) break;
-    t += step;
+struct SecularValue {
+  double s;      // S(t)
+  double slope;  // -S'(t) / 2
+};
+
+inline SecularValue secularValue(const double* c, const double* d, int n, double t) {
+  SecularValue v{0.0, 0.0};
+  for (int i = 0; i < n; ++i) {
+    const double inverse = 1.0 / (d[i] + t);
+    const double term = c[i] * inverse * inverse;
+    v.s += term;
+    v.slope += term * inverse;
   }
-  return t;
+  return v;
 }
 
-// The bisection `while (high - low > 1e-15 high) { mid = (low + high) / 2; (beforeRoot(mid) ? low :
-// high) = mid; }` (at most 200 halvings), returning the final `high`. beforeRoot must be monotone: true
-// below some point, false from there on, as the computed secular function is (every rounded
-// operation in it is monotone in t). Given beforeRoot(low) and !beforeRoot(high), two evaluations
-// around `hint` bracket the switch closely; midpoints outside that bracket are decided without
-// evaluating, so a good hint leaves a handful of evaluations instead of about 50.
-template <class BeforeRoot>
-double bisectWithHint(double low, double high, double hint, BeforeRoot beforeRoot) {
-  double knownBefore = low, knownAfter = high;  // beforeRoot holds at and below the first, fails from the second
-  auto decide = [&](double t) {
-    bool before = t <= knownBefore;
-    // Non-short-circuit &: the known cases are the common ones, and their outcome is a coin toss
-    // the branch predictor would miss half the time.
-    if (!before & (t < knownAfter)) {
-      before = beforeRoot(t);
-      (before ? knownBefore : knownAfter) = t;
+// The t in [low, high] with S(t) = 1 (see above); useNewton = false when some d_i <= 0 (then S is
+// not convex on the whole bracket and only the bisection is safe). x_i = c_i' / (d_i + t) moves
+// by |dt| / (d_i + t) relative when t moves by dt, so t is wanted to kRootTolerance * (t + min d_i).
+double secularRoot(const double* c, const double* d, int n, double low, double high, bool useNewton) {
+  double smallestD = d[0];
+  for (int i = 1; i < n; ++i) smallestD = std::min(smallestD, d[i]);
+  smallestD = std::max(smallestD, 0.0);
+  auto resolution = [&](double t) { return kRootTolerance * (t + smallestD) + 1e-300; };
+  double t = useNewton ? low : 0.5 * (low + high);
+  double pastOffset = 0.0;  // how far beyond a converged left iterate we look for S < 1
+  for (int iteration = 0; iteration < 200; ++iteration) {
+    const SecularValue v = secularValue(c, d, n, t);
+    const bool beforeRoot = v.s >= 1.0;
+    (beforeRoot ? low : high) = t;
+    if (high - low <= resolution(high)) break;
+    double next = 0.5 * (low + high);
+    if (useNewton) {
+      const double step = v.s * (std::sqrt(v.s) - 1.0) / v.slope;  // -(S^(-1/2) - 1) / (S^(-1/2) - 1)'
+      if (std::abs(step) <= resolution(t)) {
+        // Converged. From the right, high = t is within |step| of the root: done. From the left,
+        // look just past the root (further each time, as S may be flat there to rounding) so
+        // that high lands within the resolution.
+        if (!beforeRoot) break;
+        pastOffset = std::max({2.0 * std::abs(step), 16.0 * pastOffset, 1e-3 * resolution(t)});
+        if (t + pastOffset < high) next = t + pastOffset;
+      } else if (t + step > low && t + step < high) {
+        next = t + step;
+      }
     }
-    return before;
-  };
-  if (hint > low && hint < high) {
-    // Probe the other side of the hint with a step that grows until the switch is bracketed.
-    const double direction = decide(hint) ? 1.0 : -1.0;
-    for (double step = 4e-16 * hint; knownAfter - knownBefore > step; step *= 16.0) {
-      const double probe = hint + direction * step;
-      if (decide(probe) != (direction > 0.0)) break;
-    }
-  }
-  for (int iteration = 0; iteration < 200 && high - low > 1e-15 * high; ++iteration) {
-    const double mid = 0.5 * (low + high);
-    const bool before = decide(mid);
-    low = before ? mid : low;  // selects rather than a branch, for the same reason
-    high = before ? high : mid;
+    t = next;
   }
   return high;
 }
@@ -79,9 +85,9 @@ double ellipsoidRootFunction(double t, const Vec3& z, const Vec3& squaredAxes, i
   return g;
 }
 
-// Closest point on an ellipsoid (or ellipse, dims = 2) to an outside point, by the bracketed
-// bisection of sec. 4.1 on the problem scaled into the unit cube (eqs. 36-38). The paper found
-// Newton-Raphson to diverge on the flat part of g; bisection cannot.
+// Closest point on an ellipsoid (or ellipse, dims = 2) to an outside point: sec. 4.1's root of g
+// (eq. 35) in the bracket of eq. 36 on the problem scaled into the unit cube (eqs. 37-38), found by
+// the safeguarded Newton iteration of secularRoot instead of bisection.
 Vec3 projectOutsidePoint(Vec3 z, Vec3 axes, int dims) {
   // eq. 37: scale so every axis and coordinate is at most one.
   const double largest = std::max({1.0, axes.cwiseAbs().maxCoeff(), z.cwiseAbs().maxCoeff()});
@@ -98,12 +104,10 @@ Vec3 projectOutsidePoint(Vec3 z, Vec3 axes, int dims) {
     tLow = tHigh;
     tHigh *= kExpansion;
   }
-  // Bisect down to the resolution of doubles; tHigh always has g < 0, so the answer is feasible.
+  // Safeguarded Newton in the bracket (see secularRoot); tHigh keeps g < 0, so the answer is feasible.
   // S(t) = g(t) + 1 = sum_i a_i^2 z_i^2 / (a_i^2 + t)^2.
   const Vec3 weights = squaredAxes.cwiseProduct(z).cwiseProduct(z);
-  const double hint = secularRootEstimate(weights.data(), squaredAxes.data(), dims, tLow);
-  tHigh = bisectWithHint(tLow, tHigh, hint,
-                         [&](double t) { return ellipsoidRootFunction(t, z, squaredAxes, dims) >= 0.0; });
+  tHigh = secularRoot(weights.data(), squaredAxes.data(), dims, tLow, tHigh, true);
   // eq. 32: x* = (tK + I)^-1 z, then undo the scaling.
   Vec3 x = Vec3::Zero();
   for (int i = 0; i < dims; ++i) x[i] = squaredAxes[i] * z[i] / (squaredAxes[i] + tHigh);
@@ -123,7 +127,7 @@ int activeAxes(const Vec3& semiAxes, int order[3]) {
 
 // min (x - c)^T G (x - c) over the unit-free ellipsoid {S y : |y| <= 1}, S = diag(axes), on `dims`
 // coordinates: with H = S G S and g = S G c this is the trust-region problem min y^T H y / 2 - g^T y,
-// |y| <= 1, solved by (H + t I) y = g with the t >= 0 that puts y on the sphere (bisection on the
+// |y| <= 1, solved by (H + t I) y = g with the t >= 0 that puts y on the sphere (secularRoot on the
 // secular equation in H's eigenbasis, monotone in t like eq. 35).
 template <int Dims>
 Eigen::Matrix<double, Dims, 1> projectInMetric(const Eigen::Matrix<double, Dims, 1>& center,
@@ -135,14 +139,11 @@ Eigen::Matrix<double, Dims, 1> projectInMetric(const Eigen::Matrix<double, Dims,
   const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, Dims, Dims>> eigen(h);
   const Vec g = eigen.eigenvectors().transpose() * (axes.asDiagonal() * (metric * center));
   const Vec values = eigen.eigenvalues();
-  auto outside = [&](double t) { return (g.array() / (values.array() + t)).matrix().squaredNorm() > 1.0; };
   const double tHigh0 = std::max(g.norm(), 1e-300);  // |y(t)| <= |g| / t, so |y(|g|)| <= 1
   const Vec weights = g.cwiseProduct(g);               // S(t) = |y(t)|^2 = sum_i g_i^2 / (values_i + t)^2
   // Rounding can leave H with a zero or negative eigenvalue when the axes differ by many orders of
-  // magnitude; `outside` is then not monotone and the plain bisection must decide alone.
-  const double hint = values.minCoeff() > 0.0 ? secularRootEstimate(weights.data(), values.data(), Dims, 0.0)
-                                              : std::numeric_limits<double>::quiet_NaN();
-  const double tHigh = bisectWithHint(0.0, tHigh0, hint, outside);
+  // magnitude; S is then not convex on the bracket and the bisection must decide alone.
+  const double tHigh = secularRoot(weights.data(), values.data(), Dims, 0.0, tHigh0, values.minCoeff() > 0.0);
   const Vec y = eigen.eigenvectors() * (g.array() / (values.array() + tHigh)).matrix();
   return axes.asDiagonal() * y;
 }
