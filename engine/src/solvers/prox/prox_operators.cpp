@@ -45,11 +45,17 @@ inline SecularValue secularValue(const double* c, const double* d, int n, double
 // not convex on the whole bracket and only the bisection is safe). x_i = c_i' / (d_i + t) moves
 // by |dt| / (d_i + t) relative when t moves by dt, so t is wanted to kRootTolerance * (t + min d_i).
 double secularRoot(const double* c, const double* d, int n, double low, double high, bool useNewton) {
-  double smallestD = d[0];
-  for (int i = 1; i < n; ++i) smallestD = std::min(smallestD, d[i]);
+  // S(t) >= c_i / (d_i + t)^2 for each i, so the root is at least the largest one-term root
+  // sqrt(c_i) - d_i: a start left of the root (Newton then rises monotonically) and close to it
+  // when one term dominates, as the torsion term does for a contact spinning against mu_tau.
+  double smallestD = d[0], oneTermRoot = low;
+  for (int i = 0; i < n; ++i) {
+    smallestD = std::min(smallestD, d[i]);
+    oneTermRoot = std::max(oneTermRoot, std::sqrt(c[i]) - d[i]);
+  }
   smallestD = std::max(smallestD, 0.0);
   auto resolution = [&](double t) { return kRootTolerance * (t + smallestD) + 1e-300; };
-  double t = useNewton ? low : 0.5 * (low + high);
+  double t = !useNewton ? 0.5 * (low + high) : oneTermRoot < high ? oneTermRoot : low;
   double pastOffset = 0.0;  // how far beyond a converged left iterate we look for S < 1
   for (int iteration = 0; iteration < 200; ++iteration) {
     const SecularValue v = secularValue(c, d, n, t);
