@@ -65,11 +65,38 @@ TEST(ContactAssembly, FrameIsOrthonormalAndRightHanded) {
 
 TEST(ContactAssembly, DiagonalOfAMatchesTheExplicitProduct) {
   const auto p = test::makeColumnProblem(3, 2);
-  for (const ContactBlock& block : p.problem.blocks) {
-    const Mat4 a = diagonalBlock(block);
+  for (int k = 0; k < p.problem.numContacts(); ++k) {
+    const ContactBlock& block = p.problem.blocks[k];
+    const Mat4 a = diagonalBlock(p.problem, k);
     EXPECT_LT((a - a.transpose()).norm(), 1e-12 * a.norm());
     EXPECT_GT(a.llt().info() == Eigen::Success ? 1 : 0, 0) << "diagonal block must be positive definite";
     EXPECT_LT((a.diagonal() - block.diagonalA).norm(), 1e-14 * a.norm());
+  }
+}
+
+// The compact block (frame and arms, M^-1 per slot) applies the same J and W = M^-1 J^T as the
+// dense eq. 56 blocks: J w with w the bodies' velocities is relativeContactVelocity, and
+// J_k W_k dlambda is A_kk dlambda.
+TEST(ContactAssembly, CompactBlockAppliesJAndWOfEq56) {
+  const auto p = test::makeColumnProblem(4, 9);
+  Eigen::VectorXd velocities(6 * p.problem.numSlots);
+  for (int slot = 0; slot < p.problem.numSlots; ++slot) {
+    const Body& body = p.bodies[p.bodyOfSlot[slot]];
+    velocities.segment<6>(6 * slot) << body.velocity, body.angularVelocity;
+  }
+  std::mt19937 rng(4);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (int k = 0; k < p.problem.numContacts(); ++k) {
+    const BodyContact& c = p.contacts[k];
+    const ContactBlock& block = p.problem.blocks[k];
+    const Vec4 expected = relativeContactVelocity(p.bodies[c.bodyA], p.bodies[c.bodyB], c.contact.point, block.frame);
+    EXPECT_LT((jacobianTimes(block, velocities) - expected).norm(), 1e-12 * (1.0 + expected.norm())) << k;
+
+    const Vec4 deltaLambda(u(rng), u(rng), u(rng), u(rng));
+    Eigen::VectorXd w = Eigen::VectorXd::Zero(6 * p.problem.numSlots);
+    addInvMassJt(p.problem, k, deltaLambda, w);
+    const Vec4 viaW = jacobianTimes(block, w), viaA = diagonalBlock(p.problem, k) * deltaLambda;
+    EXPECT_LT((viaW - viaA).norm(), 1e-12 * (1.0 + viaA.norm())) << k;
   }
 }
 

@@ -5,23 +5,33 @@
 namespace contactlab {
 namespace {
 
-// eq. 56 for one body: J = sign * [C^T, (r x C)^T; 0, n^T] with C = [n t s].
-Mat46 bodyJacobian(const Mat3& frame, const Vec3& arm, double sign) {
-  Mat46 j = Mat46::Zero();
-  for (int row = 0; row < 3; ++row) {
-    j.block<1, 3>(row, 0) = frame.col(row).transpose();
-    j.block<1, 3>(row, 3) = arm.cross(frame.col(row)).transpose();
-  }
-  j.block<1, 3>(kTorsion, 3) = frame.col(0).transpose();
-  return sign * j;
+// J_k u for one contact (eq. 52, 56) from the two bodies' velocities (linear, angular): the
+// velocity of B's material point against A's, in frame rows, and the relative spin about n.
+Vec4 jacobianTimesVelocities(const Mat3& frame, const Vec3& armA, const Vec6& velocityA, const Vec3& armB,
+                             const Vec6& velocityB) {
+  const Vec3 linear = velocityB.head<3>() + velocityB.tail<3>().cross(armB) -
+                      (velocityA.head<3>() + velocityA.tail<3>().cross(armA));
+  Vec4 v;
+  v.head<3>().noalias() = frame.transpose() * linear;
+  v[kTorsion] = frame.col(0).dot(velocityB.tail<3>() - velocityA.tail<3>());
+  return v;
 }
 
-// W = M^-1 J^T for one body, M = diag(m 1, I_WF) (eq. 59).
-Mat64 bodyInvMassJt(const Body& body, const Mat46& jacobian) {
-  Mat64 w;
-  w.topRows<3>() = body.invMass * jacobian.leftCols<3>().transpose();
-  w.bottomRows<3>() = body.invInertiaWorld() * jacobian.rightCols<3>().transpose();
-  return w;
+// diag(J_k M^-1 J_k^T), the diagonal of diagonalBlock without the rest of the 4x4 product.
+Vec4 diagonalOfA(const ContactBlock& block, const std::vector<SlotInverseMass>& inverseMass) {
+  Vec4 diagonal = Vec4::Zero();
+  auto addSide = [&](int slot, const Vec3& arm) {
+    if (slot < 0) return;
+    const SlotInverseMass& m = inverseMass[slot];
+    for (int row = 0; row < 3; ++row) {
+      const Vec3 angular = arm.cross(block.frame.col(row));
+      diagonal[row] += m.invMass * block.frame.col(row).squaredNorm() + angular.dot(m.invInertiaWorld * angular);
+    }
+    diagonal[kTorsion] += block.frame.col(0).dot(m.invInertiaWorld * block.frame.col(0));
+  };
+  addSide(block.slotA, block.armA);
+  addSide(block.slotB, block.armB);
+  return diagonal;
 }
 
 Vec6 bodyVelocity(const Body& body) {
@@ -43,43 +53,47 @@ Mat3 contactFrame(const Vec3& normal) {
 }
 
 Vec4 relativeContactVelocity(const Body& bodyA, const Body& bodyB, const Vec3& point, const Mat3& frame) {
-  return bodyJacobian(frame, point - bodyA.position, -1.0) * bodyVelocity(bodyA) +
-         bodyJacobian(frame, point - bodyB.position, +1.0) * bodyVelocity(bodyB);
+  return jacobianTimesVelocities(frame, point - bodyA.position, bodyVelocity(bodyA), point - bodyB.position,
+                                 bodyVelocity(bodyB));
 }
 
 void buildContactProblem(const AssemblyInput& input, const std::vector<BodyContact>& contacts,
                          ContactProblem& problem, ContactExtras& extras) {
   const std::vector<Body>& bodies = *input.bodies;
   const std::vector<int>& slotOfBody = *input.slotOfBody;
-  problem.numSlots = static_cast<int>(input.freeVelocity->size());
+  const std::vector<Vec6>& freeVelocity = *input.freeVelocity;
+  problem.numSlots = static_cast<int>(freeVelocity.size());
   problem.blocks.resize(contacts.size());
   extras.frames.resize(contacts.size());
   extras.impactClosing.assign(contacts.size(), 0.0);
+
+  // M^-1 per dynamic body, once per step (eq. 58-59), rather than per contact.
+  problem.inverseMass.resize(problem.numSlots);
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const int slot = slotOfBody[i];
+    if (slot < 0) continue;
+    problem.inverseMass[slot] = {bodies[i].invInertiaWorld(), bodies[i].invMass};
+  }
 
   for (std::size_t k = 0; k < contacts.size(); ++k) {
     const BodyContact& contact = contacts[k];
     const Body& bodyA = bodies[contact.bodyA];
     const Body& bodyB = bodies[contact.bodyB];
     ContactBlock& block = problem.blocks[k];
-    const Mat3 frame = contactFrame(contact.contact.normal);
-    extras.frames[k] = frame;
+    block.frame = contactFrame(contact.contact.normal);
+    extras.frames[k] = block.frame;
 
     block.slotA = slotOfBody[contact.bodyA];
     block.slotB = slotOfBody[contact.bodyB];
-    const Mat46 jacobianA = bodyJacobian(frame, contact.contact.point - bodyA.position, -1.0);
-    const Mat46 jacobianB = bodyJacobian(frame, contact.contact.point - bodyB.position, +1.0);
+    block.armA = contact.contact.point - bodyA.position;
+    block.armB = contact.contact.point - bodyB.position;
 
     // v^- = J u^t (pre-impact) and J u_free; bodies without a slot move as prescribed (or not at all).
-    const Vec4 preImpact = jacobianA * bodyVelocity(bodyA) + jacobianB * bodyVelocity(bodyB);
-    // A dynamic side enters J and W; a static or kinematic side only adds its prescribed velocity to b.
-    auto assembleSide = [&](const Body& body, int slot, const Mat46& jacobian, Mat46& blockJacobian,
-                            Mat64& blockInvMassJt) -> Vec4 {
-      blockJacobian = slot >= 0 ? jacobian : Mat46::Zero();
-      blockInvMassJt = slot >= 0 ? bodyInvMassJt(body, jacobian) : Mat64::Zero();
-      return jacobian * (slot >= 0 ? (*input.freeVelocity)[slot] : bodyVelocity(body));
-    };
-    const Vec4 free = assembleSide(bodyA, block.slotA, jacobianA, block.jacobianA, block.invMassJtA) +
-                      assembleSide(bodyB, block.slotB, jacobianB, block.jacobianB, block.invMassJtB);
+    const Vec4 preImpact =
+        jacobianTimesVelocities(block.frame, block.armA, bodyVelocity(bodyA), block.armB, bodyVelocity(bodyB));
+    const Vec4 free = jacobianTimesVelocities(
+        block.frame, block.armA, block.slotA >= 0 ? freeVelocity[block.slotA] : bodyVelocity(bodyA), block.armB,
+        block.slotB >= 0 ? freeVelocity[block.slotB] : bodyVelocity(bodyB));
 
     // Normal row of b (eq. 19, 22): the Newton impact law adds eps v^-_n (eq. 14a) when the contact
     // closes within this step at a speed above the threshold. Otherwise a contact still open by
@@ -100,7 +114,7 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
     // frictionless); eq. 16 with mu_s = mu_t (isotropic Coulomb).
     const double mu = std::sqrt(bodyA.mu * bodyB.mu);
     block.friction = Vec3(mu, mu, std::sqrt(bodyA.muTorsion * bodyB.muTorsion));
-    block.diagonalA = diagonalBlock(block).diagonal();
+    block.diagonalA = diagonalOfA(block, problem.inverseMass);
   }
 }
 

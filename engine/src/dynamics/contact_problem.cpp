@@ -2,28 +2,27 @@
 
 namespace contactlab {
 
-Mat4 diagonalBlock(const ContactBlock& block) {
+Mat4 diagonalBlock(const ContactProblem& problem, int k) {
+  const ContactBlock& block = problem.blocks[k];
   Mat4 a = Mat4::Zero();
-  if (block.slotA >= 0) a += block.jacobianA * block.invMassJtA;
-  if (block.slotB >= 0) a += block.jacobianB * block.invMassJtB;
+  // Per dynamic side, J M^-1 J^T with J = [C^T, (r x C)^T; 0, n^T] (the side's sign squares away).
+  auto addSide = [&](int slot, const Vec3& arm) {
+    if (slot < 0) return;
+    const SlotInverseMass& m = problem.inverseMass[slot];
+    Eigen::Matrix<double, 4, 3> angular;
+    for (int row = 0; row < 3; ++row) angular.row(row) = arm.cross(block.frame.col(row)).transpose();
+    angular.row(kTorsion) = block.frame.col(0).transpose();
+    a.topLeftCorner<3, 3>() += m.invMass * (block.frame.transpose() * block.frame);
+    a += angular * m.invInertiaWorld * angular.transpose();
+  };
+  addSide(block.slotA, block.armA);
+  addSide(block.slotB, block.armB);
   return a;
 }
 
 void applyInvMassJt(const ContactProblem& problem, const Eigen::VectorXd& lambda, Eigen::VectorXd& w) {
   w.setZero(6 * problem.numSlots);
-  for (int k = 0; k < problem.numContacts(); ++k) addInvMassJt(problem.blocks[k], lambda.segment<4>(4 * k), w);
-}
-
-Vec4 contactVelocity(const ContactBlock& block, const Eigen::VectorXd& w) {
-  Vec4 v = block.b;
-  if (block.slotA >= 0) v.noalias() += block.jacobianA * w.segment<6>(6 * block.slotA);
-  if (block.slotB >= 0) v.noalias() += block.jacobianB * w.segment<6>(6 * block.slotB);
-  return v;
-}
-
-void addInvMassJt(const ContactBlock& block, const Vec4& deltaLambda, Eigen::VectorXd& w) {
-  if (block.slotA >= 0) w.segment<6>(6 * block.slotA).noalias() += block.invMassJtA * deltaLambda;
-  if (block.slotB >= 0) w.segment<6>(6 * block.slotB).noalias() += block.invMassJtB * deltaLambda;
+  for (int k = 0; k < problem.numContacts(); ++k) addInvMassJt(problem, k, lambda.segment<4>(4 * k), w);
 }
 
 }  // namespace contactlab

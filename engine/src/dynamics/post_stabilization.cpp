@@ -22,15 +22,13 @@ Eigen::VectorXd solveNormalDisplacements(const ContactProblem& problem, const st
     for (int k = 0; k < contacts; ++k) {
       if (!involved[k]) continue;
       const ContactBlock& block = problem.blocks[k];
-      double change = 0.0;
-      if (block.slotA >= 0) change += block.jacobianA.row(kNormal).dot(displacement.segment<6>(6 * block.slotA));
-      if (block.slotB >= 0) change += block.jacobianB.row(kNormal).dot(displacement.segment<6>(6 * block.slotB));
+      const double change = jacobianTimes(block, displacement)[kNormal];
       // Local r-factor r = 1 / A_nn.
       double next = mu[k] - (change - demand[k]) / block.diagonalA[kNormal];
       if (pushOnly) next = proxNormalCone(next);
       Vec4 delta = Vec4::Zero();
       delta[kNormal] = next - mu[k];
-      addInvMassJt(block, delta, displacement);
+      addInvMassJt(problem, k, delta, displacement);
       mu[k] = next;
     }
   }

@@ -16,7 +16,7 @@ double ProxGaussSeidel::sweep(const ContactProblem& problem, const RFactors& r, 
     const Vec4 next = proxContactUpdate(block, r, k, previous, contactVelocity(block, w_), FrictionSetFrom::NewNormal);
     const Vec4 delta = next - previous;
     // eq. 26 (line 9): keep w in step with lambda.
-    addInvMassJt(block, delta, w_);
+    addInvMassJt(problem, k, delta, w_);
     lambda.segment<4>(4 * k) = next;
     merit = mergeMerit(merit, block, delta);
   }

@@ -19,8 +19,8 @@ void RFactors::initialize(RFactorStrategy strategy, const ContactProblem& proble
   scale_ = 1.0;
   initialGlobalR_ = 0.0;
   const int contacts = problem.numContacts();
-  diagonal_.resize(contacts);
-  frictionMetricSqrt_.clear();
+  stride_ = strategy == RFactorStrategy::Global ? 0 : 1;
+  perContact_.resize(strategy == RFactorStrategy::Global ? 1 : contacts);
   frictionBlock_.clear();
   frictionBlockInverse_.clear();
 
@@ -39,7 +39,7 @@ void RFactors::initialize(RFactorStrategy strategy, const ContactProblem& proble
       }
       const double rForce = safeReciprocal(largestForceRow);
       const double rTorsion = safeReciprocal(largestTorsionRow);
-      std::fill(diagonal_.begin(), diagonal_.end(), Vec4(rForce, rForce, rForce, rTorsion));
+      perContact_[0].diagonal = Vec4(rForce, rForce, rForce, rTorsion);
       initialGlobalR_ = contacts > 0 ? rForce : 0.0;
       nu_ = 0.5;
       break;
@@ -47,7 +47,7 @@ void RFactors::initialize(RFactorStrategy strategy, const ContactProblem& proble
     case RFactorStrategy::Local:
       // eq. 39: r_i = 1 / A_ii, the PGS step.
       for (int k = 0; k < contacts; ++k)
-        diagonal_[k] = problem.blocks[k].diagonalA.unaryExpr([](double a) { return safeReciprocal(a); });
+        perContact_[k].diagonal = problem.blocks[k].diagonalA.unaryExpr([](double a) { return safeReciprocal(a); });
       nu_ = 0.9;
       break;
     case RFactorStrategy::Blocked:
@@ -55,23 +55,21 @@ void RFactors::initialize(RFactorStrategy strategy, const ContactProblem& proble
       frictionBlock_.resize(contacts);
       frictionBlockInverse_.resize(contacts);
       for (int k = 0; k < contacts; ++k) {
-        const Mat4 block = diagonalBlock(problem.blocks[k]);
-        diagonal_[k] = Vec4(safeReciprocal(block(0, 0)), 0.0, 0.0, 0.0);
+        const Mat4 block = diagonalBlock(problem, k);
+        perContact_[k].diagonal = Vec4(safeReciprocal(block(0, 0)), 0.0, 0.0, 0.0);
         frictionBlock_[k] = block.bottomRightCorner<3, 3>();
         frictionBlockInverse_[k] = frictionBlock_[k].ldlt().solve(Mat3::Identity());
       }
       nu_ = 0.5;
       break;
   }
-  if (strategy != RFactorStrategy::Blocked) {
-    frictionMetricSqrt_.resize(contacts);
-    for (int k = 0; k < contacts; ++k) frictionMetricSqrt_[k] = diagonal_[k].tail<3>().cwiseInverse().cwiseSqrt();
-  }
+  if (strategy != RFactorStrategy::Blocked)
+    for (PerContact& entry : perContact_) entry.frictionMetricSqrt = entry.diagonal.tail<3>().cwiseInverse().cwiseSqrt();
 }
 
 Vec3 RFactors::projectFriction(int k, const Vec3& z, const Vec3& axes) const {
   if (strategy_ == RFactorStrategy::Blocked) return proxEllipsoidInMetric(z, axes, frictionBlock_[k]);
-  return proxEllipsoidInDiagonalMetric(z, axes, frictionMetricSqrt_[k]);
+  return proxEllipsoidInDiagonalMetric(z, axes, perContact_[k * stride_].frictionMetricSqrt);
 }
 
 }  // namespace contactlab

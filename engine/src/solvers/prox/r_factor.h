@@ -14,13 +14,14 @@ class RFactors {
 
   // R_k v for contact k, with the current back-tracking scale applied.
   Vec4 apply(int k, const Vec4& v) const {
+    const Vec4& diagonal = perContact_[k * stride_].diagonal;
     if (strategy_ == RFactorStrategy::Blocked) {
       Vec4 out;
-      out[0] = diagonal_[k][0] * v[0];
+      out[0] = diagonal[0] * v[0];
       out.tail<3>().noalias() = frictionBlockInverse_[k] * v.tail<3>();
       return scale_ * out;
     }
-    return scale_ * diagonal_[k].cwiseProduct(v);
+    return scale_ * diagonal.cwiseProduct(v);
   }
 
   // prox_F(z) for contact k's friction set with semi-axes `axes`, taken in the metric R_f^-1 so
@@ -40,8 +41,14 @@ class RFactors {
   double scale_ = 1.0;
   double nu_ = 0.5;
   double initialGlobalR_ = 0.0;
-  std::vector<Vec4> diagonal_;              // Global, Local: r of each row; Blocked: 1/A_nn in [0]
-  std::vector<Vec3> frictionMetricSqrt_;    // Global, Local: sqrt(1 / r) of the t, s, tau rows
+  // What a contact update reads, side by side. Global's values are the same for every contact, so
+  // it keeps one entry and reads it with stride 0 (no per-contact array to stream through).
+  struct PerContact {
+    Vec4 diagonal = Vec4::Zero();            // Global, Local: r of each row; Blocked: 1/A_nn in [0]
+    Vec3 frictionMetricSqrt = Vec3::Zero();  // Global, Local: sqrt(1 / r) of the t, s, tau rows
+  };
+  std::vector<PerContact> perContact_;
+  int stride_ = 1;                          // 0 for Global, else 1
   std::vector<Mat3> frictionBlock_;         // Blocked: A_{t:tau, t:tau}, the metric R_f^-1
   std::vector<Mat3> frictionBlockInverse_;  // Blocked: A_{t:tau, t:tau}^-1, eq. 40
 };
