@@ -7,6 +7,7 @@ namespace contactlab {
 void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity,
                                 std::vector<BodyContact>& out) {
   const int n = static_cast<int>(bodies.size());
+  poses_.resize(n);
   boxes_.resize(n);
   motion_.resize(n);
   movable_.resize(n);
@@ -17,17 +18,16 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
                               body.angularVelocity.norm() * boundingRadius(body.shape))
                        : 0.0;
     movable_[i] = body.isDynamic() ? 1 : 0;
-    boxes_[i] = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(motion_[i] + 0.5 * kContactSkin);
+    poses_[i] = {body.position, body.rotation()};
+    boxes_[i] = shapeAabb(body.shape, poses_[i]).inflated(motion_[i] + 0.5 * kContactSkin);
   }
 
   grid_.findPairs(boxes_, movable_, pairs_);
 
   out.clear();
   for (const BodyPair& pair : pairs_) {
-    const Body& a = bodies[pair.a];
-    const Body& b = bodies[pair.b];
     manifold_.clear();
-    collideShapes(a.shape, {a.position, a.rotation()}, b.shape, {b.position, b.rotation()},
+    collideShapes(bodies[pair.a].shape, poses_[pair.a], bodies[pair.b].shape, poses_[pair.b],
                   kContactSkin + motion_[pair.a] + motion_[pair.b], manifold_);
     for (const ContactPoint& point : manifold_) out.push_back({pair.a, pair.b, point});
   }

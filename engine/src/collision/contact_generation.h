@@ -28,6 +28,7 @@ class ContactGenerator {
 
  private:
   BroadphaseGrid grid_;
+  std::vector<Pose> poses_;  // per body at q^{t+1/2}: the rotation matrix formed once per step
   std::vector<Aabb> boxes_;
   std::vector<double> motion_;
   std::vector<std::uint8_t> movable_;
