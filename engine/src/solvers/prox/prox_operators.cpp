@@ -74,6 +74,15 @@ double secularRoot(const double* c, const double* d, int n, double low, double h
         if (t + pastOffset < high) next = t + pastOffset;
       } else if (t + step > low && t + step < high) {
         next = t + step;
+        // Convergence is quadratic: a step from the left lands about step^2 / (t + min d_i) short
+        // of the root. Once that is below the resolution, aim just past the root at once; the
+        // evaluation there then ends the search (S < 1, and the step back is within the resolution)
+        // instead of first confirming the Newton point. If the aim falls short, the search goes on.
+        const double scale = t + smallestD;
+        if (beforeRoot && std::abs(step) <= 5e-7 * scale) {
+          const double aimed = next + 2.0 * step * step / scale + 1e-3 * resolution(next);
+          if (aimed < high) next = aimed;
+        }
       }
     }
     t = next;
