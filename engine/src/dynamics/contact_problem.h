@@ -52,7 +52,9 @@ Mat4 diagonalBlock(const ContactProblem& problem, int k);
 void applyInvMassJt(const ContactProblem& problem, const Eigen::VectorXd& lambda, Eigen::VectorXd& w);
 
 // J_k w for contact k: the contact velocity caused by the slot velocities w (6 per slot).
-inline Vec4 jacobianTimes(const ContactBlock& block, const Eigen::VectorXd& w) {
+// Both are the body of the solver sweep; forced inline so the compiler schedules them with the
+// rest of the contact update (GCC otherwise keeps addInvMassJt out of line).
+[[gnu::always_inline]] inline Vec4 jacobianTimes(const ContactBlock& block, const Eigen::VectorXd& w) {
   Vec3 linear = Vec3::Zero(), angular = Vec3::Zero();
   if (block.slotB >= 0) {
     const Vec3 angularB = w.segment<3>(6 * block.slotB + 3);
@@ -76,7 +78,7 @@ inline Vec4 contactVelocity(const ContactBlock& block, const Eigen::VectorXd& w)
 }
 
 // Adds (M^-1 J^T)_k * deltaLambda into w (PROX Alg. 2, line 9).
-inline void addInvMassJt(const ContactProblem& problem, int k, const Vec4& deltaLambda, Eigen::VectorXd& w) {
+[[gnu::always_inline]] inline void addInvMassJt(const ContactProblem& problem, int k, const Vec4& deltaLambda, Eigen::VectorXd& w) {
   const ContactBlock& block = problem.blocks[k];
   const Vec3 impulse = block.frame * deltaLambda.head<3>();      // on body j; body i gets -impulse
   const Vec3 torsion = block.frame.col(0) * deltaLambda[kTorsion];
