@@ -1,5 +1,6 @@
 #pragma once
-// The assembly stage: J, W = M^-1 J^T, b and friction per contact (PROX paper appendix A).
+// The assembly stage: per contact J (as frame and arms), b and friction, and M^-1 per dynamic body
+// (PROX paper appendix A).
 #include <vector>
 
 #include "collision/contact_generation.h"
