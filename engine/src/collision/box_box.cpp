@@ -126,11 +126,14 @@ void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int r
 
   // The incident face's corners in order around it; edge k runs from corner k to corner k + 1.
   const int u = (incidentAxis + 1) % 3, v = (incidentAxis + 2) % 3;
-  constexpr int kCornerSigns[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
   ClipPolygon polygon;
   for (std::uint32_t k = 0; k < 4; ++k) {
     int vertexIndex = (incidentSign > 0.0 ? 1 : 0) << incidentAxis;
-    vertexIndex |= (kCornerSigns[k][0] > 0 ? 1 : 0) << u | (kCornerSigns[k][1] > 0 ? 1 : 0) << v;
+    // Corners k = 0..3 take the signs (+,+), (-,+), (-,-), (+,-) along (u, v): once around the face.
+    // (Computed, not read from a constexpr table: GCC 12 with -fsanitize=address,undefined
+    // miscompiled the table lookup into an out-of-bounds read.)
+    const bool positiveU = k == 0 || k == 3, positiveV = k < 2;
+    vertexIndex |= (positiveU ? 1 : 0) << u | (positiveV ? 1 : 0) << v;
     polygon.push({boxVertex(incident, incidentPose, vertexIndex), (k + 3) % 4, k});
   }
 
