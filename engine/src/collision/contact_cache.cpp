@@ -4,13 +4,13 @@
 
 namespace contactlab {
 
-void ContactCache::store(std::vector<std::pair<ContactKey, CachedImpulse>> entries) {
+void ContactCache::store(std::vector<Entry>& entries) {
   auto byKey = [](const auto& x, const auto& y) { return x.first < y.first; };
   std::stable_sort(entries.begin(), entries.end(), byKey);
   entries.erase(std::unique(entries.begin(), entries.end(),
                             [](const auto& x, const auto& y) { return x.first == y.first; }),
                 entries.end());
-  entries_ = std::move(entries);
+  entries_.swap(entries);
 }
 
 const CachedImpulse* ContactCache::find(const ContactKey& key) const {

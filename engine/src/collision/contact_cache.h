@@ -23,12 +23,15 @@ struct CachedImpulse {
 class ContactCache {
  public:
   void clear() { entries_.clear(); }
-  // Replaces the cache with this step's contacts (keys need not be sorted or unique; the first wins).
-  void store(std::vector<std::pair<ContactKey, CachedImpulse>> entries);
+  using Entry = std::pair<ContactKey, CachedImpulse>;
+  // Replaces the cache with this step's contacts (keys need not be sorted or unique; the first
+  // wins). Swaps buffers: `entries` comes back holding the previous step's, so the caller can
+  // refill it next step without allocating.
+  void store(std::vector<Entry>& entries);
   const CachedImpulse* find(const ContactKey& key) const;
 
  private:
-  std::vector<std::pair<ContactKey, CachedImpulse>> entries_;  // sorted by key
+  std::vector<Entry> entries_;  // sorted by key
 };
 
 }  // namespace contactlab

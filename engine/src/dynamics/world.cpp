@@ -31,6 +31,7 @@ struct World::Impl {
 
   ContactGenerator contactGenerator;
   ContactCache warmStartCache;
+  std::vector<ContactCache::Entry> cacheEntries;  // reused buffer for filling the cache each step
   std::vector<BodyContact> bodyContacts;
   std::vector<Vec6> freeVelocity;  // per slot: u^t + dt M^-1 h
   ContactProblem problem;
@@ -140,15 +141,15 @@ void World::Impl::warmStart() {
 
 void World::Impl::solve() {
   metrics.solve = solver->solve(problem, settings, lambda);
-  std::vector<std::pair<ContactKey, CachedImpulse>> entries(problem.numContacts());
+  cacheEntries.resize(problem.numContacts());
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
     const Vec4 impulse = lambda.segment<4>(4 * k);
-    entries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
+    cacheEntries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
                   {impulse[kNormal], extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
                    impulse[kTorsion]}};
   }
-  warmStartCache.store(std::move(entries));
+  warmStartCache.store(cacheEntries);
 }
 
 void World::Impl::stabilize() {
