@@ -25,6 +25,18 @@ struct ContactReport {
   ContactState state = ContactState::Separating;
 };
 
+// What World::debugDraw draws. Forces are the contact impulses divided by dt, drawn as segments
+// of forceScale metres per newton from the contact point.
+struct DebugDrawOptions {
+  bool contactPoints = true;
+  bool contactNormals = true;
+  bool contactForces = false;
+  double forceScale = 1e-3;  // metres per newton
+  bool colorByState = true;  // separating grey, sticking green, sliding orange; else one colour
+  bool boundingBoxes = false;   // the broadphase's inflated boxes at q^{t+1/2}
+  bool broadphaseCells = false; // occupied cells of the broadphase grid
+};
+
 class World {
  public:
   // Throws SceneError if the scene is invalid (bad dt, a shape with a non-positive size, ...).
@@ -50,13 +62,23 @@ class World {
   void setDt(double dt);
   const Vec3& gravity() const;
 
+  // Scene-wide friction and restitution, applied on the next step to every body that does not
+  // override them itself (per-body values from the scene file keep precedence).
+  void setFrictionDefaults(const FrictionDefaults& defaults);
+  const FrictionDefaults& frictionDefaults() const;
+
+  // An impulse (N s) at a world point on a dynamic body, added to its velocity now: the viewer's
+  // mouse-drag perturbation. Throws std::out_of_range for a bad index and std::invalid_argument
+  // for a non-dynamic body or a non-finite impulse.
+  void applyImpulse(int body, const Vec3& impulse, const Vec3& worldPoint);
+
   double kineticEnergy() const;
   double potentialEnergy() const;  // -m g.x summed over dynamic bodies, zero at the origin
 
   // The current state as a scene that runs on from here.
   Scene snapshot() const;
 
-  void debugDraw(DebugDraw& draw) const;
+  void debugDraw(DebugDraw& draw, const DebugDrawOptions& options = {}) const;
 
  private:
   struct Impl;

@@ -59,10 +59,12 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
   extents_.clear();
   for (int i = 0; i < n; ++i)
     if (movable[i]) extents_.push_back((boxes[i].upper - boxes[i].lower).maxCoeff());
+  slots_.clear();
   if (extents_.empty()) return;  // every pair needs a movable body
   const auto median = extents_.begin() + extents_.size() / 2;
   std::nth_element(extents_.begin(), median, extents_.end());
   const double cellSize = std::isfinite(*median) && *median > 0.0 ? *median : 1.0;
+  cellSize_ = cellSize;
 
   // Cell ranges, and which boxes are too large (or not finite) for the grid.
   ranges_.resize(n);
@@ -121,6 +123,16 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
     }
 
   std::sort(pairs.begin(), pairs.end());
+}
+
+void BroadphaseGrid::occupiedCells(std::vector<Aabb>& cells) const {
+  cells.clear();
+  for (const CellSlot& slot : slots_) {
+    if (slot.count == 0) continue;
+    const Vec3 lower(static_cast<double>(slot.cell[0]), static_cast<double>(slot.cell[1]),
+                     static_cast<double>(slot.cell[2]));
+    cells.push_back({lower * cellSize_, (lower.array() + 1.0).matrix() * cellSize_});
+  }
 }
 
 }  // namespace contactlab

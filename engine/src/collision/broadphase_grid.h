@@ -22,6 +22,9 @@ class BroadphaseGrid {
   void findPairs(const std::vector<Aabb>& boxes, const std::vector<std::uint8_t>& movable,
                  std::vector<BodyPair>& pairs);
 
+  // The occupied cells of the last findPairs, as boxes, for drawing the grid in the viewer.
+  void occupiedCells(std::vector<Aabb>& cells) const;
+
  private:
   // Working buffers, kept between calls so that a step in steady state allocates nothing.
   struct CellRange {
@@ -38,6 +41,7 @@ class BroadphaseGrid {
   template <class Visit>
   void forEachCell(const CellRange& range, Visit&& visit);
 
+  double cellSize_ = 1.0;
   std::vector<double> extents_;    // largest side of each movable box, for the median
   std::vector<CellRange> ranges_;  // per body
   std::vector<int> largeBodies_;

@@ -26,6 +26,10 @@ class ContactGenerator {
  public:
   void generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity, std::vector<BodyContact>& out);
 
+  // What the last generate() saw, for the viewer: each body's inflated box at q^{t+1/2}, and the grid.
+  const std::vector<Aabb>& boundingBoxes() const { return boxes_; }
+  const BroadphaseGrid& grid() const { return grid_; }
+
  private:
   BroadphaseGrid grid_;
   std::vector<Pose> poses_;  // per body at q^{t+1/2}: the rotation matrix formed once per step

@@ -19,6 +19,7 @@ namespace contactlab {
 
 struct World::Impl {
   Vec3 gravity;
+  FrictionDefaults frictionDefaults;
   double dt = 0.01;
   double time = 0.0;
   int stepCount = 0;
@@ -57,6 +58,7 @@ World::World(const Scene& scene, const SolverSettings& settings) : impl_(std::ma
   validateSceneSettings(scene);
   impl_->gravity = scene.gravity;
   impl_->dt = scene.dt;
+  impl_->frictionDefaults = scene.friction;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     impl_->bodies.push_back(makeBody(scene.bodies[i], scene.friction, static_cast<int>(i)));
     const bool dynamic = impl_->bodies.back().isDynamic();
@@ -259,12 +261,61 @@ Scene World::snapshot() const {
   return scene;
 }
 
-void World::debugDraw(DebugDraw& draw) const {
-  const Color normalColor{0.2f, 0.9f, 0.3f, 1.0f};
-  const Color pointColor{1.0f, 0.3f, 0.2f, 1.0f};
+void World::setFrictionDefaults(const FrictionDefaults& defaults) {
+  if (!(defaults.mu >= 0.0 && std::isfinite(defaults.mu)) ||
+      !(defaults.muTorsion >= 0.0 && std::isfinite(defaults.muTorsion)) ||
+      !(defaults.restitution >= 0.0 && std::isfinite(defaults.restitution)))
+    throw std::invalid_argument("friction coefficients and restitution must be non-negative and finite");
+  impl_->frictionDefaults = defaults;
+  for (Body& body : impl_->bodies) {
+    body.mu = body.sceneMaterial.mu.value_or(defaults.mu);
+    body.muTorsion = body.sceneMaterial.muTorsion.value_or(defaults.muTorsion);
+    body.restitution = body.sceneMaterial.restitution.value_or(defaults.restitution);
+  }
+}
+
+const FrictionDefaults& World::frictionDefaults() const { return impl_->frictionDefaults; }
+
+void World::applyImpulse(int index, const Vec3& impulse, const Vec3& worldPoint) {
+  if (index < 0 || index >= static_cast<int>(impl_->bodies.size()))
+    throw std::out_of_range("no body " + std::to_string(index));
+  Body& body = impl_->bodies[index];
+  if (!body.isDynamic()) throw std::invalid_argument("body " + std::to_string(index) + " is not dynamic");
+  if (!impulse.allFinite() || !worldPoint.allFinite()) throw std::invalid_argument("impulse must be finite");
+  body.velocity += body.invMass * impulse;
+  body.angularVelocity += body.invInertiaWorld() * (worldPoint - body.position).cross(impulse);
+}
+
+void World::debugDraw(DebugDraw& draw, const DebugDrawOptions& options) const {
+  const Color plainColor{1.0f, 0.3f, 0.2f, 1.0f};
+  const Color normalColor{0.2f, 0.6f, 1.0f, 1.0f};
+  const auto stateColor = [&](ContactState state) {
+    if (!options.colorByState) return plainColor;
+    switch (state) {
+      case ContactState::Separating: return Color{0.6f, 0.6f, 0.6f, 1.0f};
+      case ContactState::Sticking: return Color{0.2f, 0.85f, 0.3f, 1.0f};
+      case ContactState::Sliding: return Color{1.0f, 0.55f, 0.1f, 1.0f};
+    }
+    return plainColor;
+  };
   for (const ContactReport& c : impl_->reports) {
-    draw.drawPoint(c.point, 4.0f, pointColor);
-    draw.drawSegment(c.point, c.point + 0.1 * c.normal, normalColor);
+    const Color color = stateColor(c.state);
+    if (options.contactPoints) draw.drawPoint(c.point, 5.0f, color);
+    if (options.contactNormals) draw.drawSegment(c.point, c.point + 0.1 * c.normal, normalColor);
+    if (options.contactForces) {
+      // The impulse on body B, as a force over the step.
+      const Vec3 force = (c.lambda[kNormal] * c.normal + c.lambda[kTangentT] * c.tangentT +
+                          c.lambda[kTangentS] * c.tangentS) / impl_->dt;
+      draw.drawSegment(c.point, c.point + options.forceScale * force, color);
+    }
+  }
+  if (options.boundingBoxes)
+    for (const Aabb& box : impl_->contactGenerator.boundingBoxes())
+      draw.drawAabb(box.lower, box.upper, Color{0.9f, 0.9f, 0.2f, 1.0f});
+  if (options.broadphaseCells) {
+    std::vector<Aabb> cells;
+    impl_->contactGenerator.grid().occupiedCells(cells);
+    for (const Aabb& cell : cells) draw.drawAabb(cell.lower, cell.upper, Color{0.4f, 0.4f, 1.0f, 1.0f});
   }
 }
 
