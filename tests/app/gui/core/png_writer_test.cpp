@@ -1,0 +1,85 @@
+#include "core/png_writer.h"
+
+#include <gtest/gtest.h>
+#include <png.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace contactlab::app {
+namespace {
+
+struct DecodedPng {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+};
+
+DecodedPng readPng(const std::string& path) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  DecodedPng decoded;
+  if (!png_image_begin_read_from_file(&image, path.c_str())) return decoded;
+  image.format = PNG_FORMAT_RGB;
+  decoded.width = static_cast<int>(image.width);
+  decoded.height = static_cast<int>(image.height);
+  decoded.rgb.resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, decoded.rgb.data(), 0, nullptr)) decoded.rgb.clear();
+  return decoded;
+}
+
+std::filesystem::path scratchPath(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("contactlab_png_test_" + name);
+}
+
+TEST(PngWriter, WrittenPixelsReadBackUnchanged) {
+  const int width = 7, height = 5;  // odd sizes: no row padding assumptions
+  std::vector<std::uint8_t> rgb(width * height * 3);
+  for (std::size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<std::uint8_t>((i * 37 + 11) % 256);
+  const std::string path = scratchPath("roundtrip.png").string();
+  ASSERT_EQ(writePng(path, width, height, rgb), std::nullopt);
+
+  const DecodedPng decoded = readPng(path);
+  EXPECT_EQ(decoded.width, width);
+  EXPECT_EQ(decoded.height, height);
+  EXPECT_EQ(decoded.rgb, rgb);
+  std::filesystem::remove(path);
+}
+
+TEST(PngWriter, FirstRowIsTheTopOfTheImage) {
+  // 1x2: a red top row and a blue bottom row.
+  const std::vector<std::uint8_t> rgb = {255, 0, 0, 0, 0, 255};
+  const std::string path = scratchPath("orientation.png").string();
+  ASSERT_EQ(writePng(path, 1, 2, rgb), std::nullopt);
+  const DecodedPng decoded = readPng(path);
+  ASSERT_EQ(decoded.rgb.size(), 6u);
+  EXPECT_EQ(decoded.rgb[0], 255);  // red first
+  EXPECT_EQ(decoded.rgb[5], 255);  // blue last
+  std::filesystem::remove(path);
+}
+
+TEST(PngWriter, UnwritablePathGivesAnErrorNamingIt) {
+  const std::string path = "/nonexistent_contactlab_dir/shot.png";
+  const auto error = writePng(path, 2, 2, std::vector<std::uint8_t>(12, 0));
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find(path), std::string::npos) << *error;
+}
+
+TEST(PngWriter, WrongBufferSizeIsRejectedWithoutWriting) {
+  const std::string path = scratchPath("short.png").string();
+  std::filesystem::remove(path);
+  const auto error = writePng(path, 4, 4, std::vector<std::uint8_t>(10, 0));
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find(path), std::string::npos) << *error;
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+TEST(PngWriter, NonPositiveSizeIsRejected) {
+  const auto error = writePng(scratchPath("empty.png").string(), 0, 3, {});
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->find("0x3"), std::string::npos) << *error;
+}
+
+}  // namespace
+}  // namespace contactlab::app
