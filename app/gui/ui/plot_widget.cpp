@@ -1,0 +1,219 @@
+#include "ui/plot_widget.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "core/plot_axes.h"
+#include "core/plot_sampling.h"
+
+namespace contactlab::app {
+namespace {
+
+constexpr float kMinimumWidth = 60.0f;
+constexpr float kPadding = 4.0f;
+constexpr float kTickLength = 4.0f;
+constexpr float kPixelsPerXTick = 90.0f;
+constexpr float kLineWidth = 1.5f;
+// Fewer drawn points than one per this many pixels: mark each point, so a short curve (a solve
+// that converged in 3 sweeps) does not look like a bare line.
+constexpr float kPixelsPerMarkedPoint = 8.0f;
+
+bool drawable(double x, double y, bool logY) { return std::isfinite(x) && std::isfinite(y) && (!logY || y > 0.0); }
+
+// Maps data values onto the plot rectangle, linear in x and linear or log10 in y.
+struct Mapping {
+  AxisRange x, y;
+  bool logY = false;
+  ImVec2 min, max;  // plot area in screen pixels
+
+  double yCoordinate(double value) const { return logY ? std::log10(value) : value; }
+  float pixelX(double value) const {
+    const double span = x.upper - x.lower;
+    const double t = span > 0.0 ? (value - x.lower) / span : 0.5;
+    return min.x + static_cast<float>(t) * (max.x - min.x);
+  }
+  float pixelY(double value) const {
+    const double lower = yCoordinate(y.lower), upper = yCoordinate(y.upper);
+    const double t = upper > lower ? (yCoordinate(value) - lower) / (upper - lower) : 0.5;
+    return max.y - static_cast<float>(t) * (max.y - min.y);
+  }
+  double valueAtPixelX(float pixel) const {
+    const float width = max.x - min.x;
+    return x.lower + (width > 0.0f ? (pixel - min.x) / width : 0.0) * (x.upper - x.lower);
+  }
+};
+
+struct DataBounds {
+  double xMin = std::numeric_limits<double>::infinity(), xMax = -std::numeric_limits<double>::infinity();
+  double yMin = std::numeric_limits<double>::infinity(), yMax = -std::numeric_limits<double>::infinity();
+  bool empty() const { return !(xMin <= xMax); }
+};
+
+DataBounds boundsOf(const std::vector<PlotSeries>& series, bool logY) {
+  DataBounds bounds;
+  for (const PlotSeries& s : series) {
+    const std::size_t count = std::min(s.x.size(), s.y.size());
+    for (std::size_t i = 0; i < count; ++i) {
+      if (!drawable(s.x[i], s.y[i], logY)) continue;
+      bounds.xMin = std::min(bounds.xMin, s.x[i]);
+      bounds.xMax = std::max(bounds.xMax, s.x[i]);
+      bounds.yMin = std::min(bounds.yMin, s.y[i]);
+      bounds.yMax = std::max(bounds.yMax, s.y[i]);
+    }
+  }
+  return bounds;
+}
+
+std::vector<std::string> yTickLabels(const std::vector<double>& ticks, const AxisRange& range, bool logY, int maxTicks) {
+  std::vector<std::string> labels;
+  const double step = linearTickStep(range.lower, range.upper, maxTicks);
+  for (const double tick : ticks) labels.push_back(logY ? formatLogTick(tick) : formatLinearTick(tick, step));
+  return labels;
+}
+
+void drawLegend(ImDrawList* draw, const std::vector<PlotSeries>& series, const Mapping& map) {
+  const float line = ImGui::GetTextLineHeight();
+  float width = 0.0f;
+  for (const PlotSeries& s : series) width = std::max(width, ImGui::CalcTextSize(s.label.c_str()).x);
+  const float swatch = line * 0.8f;
+  const ImVec2 size(kPadding * 3 + swatch + width, kPadding * 2 + line * static_cast<float>(series.size()));
+  const ImVec2 corner(map.max.x - size.x - kPadding, map.min.y + kPadding);
+  ImVec4 background = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+  background.w = 0.8f;
+  draw->AddRectFilled(corner, ImVec2(corner.x + size.x, corner.y + size.y), ImGui::ColorConvertFloat4ToU32(background));
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const float top = corner.y + kPadding + line * static_cast<float>(i);
+    const float middle = top + line * 0.5f;
+    draw->AddRectFilled(ImVec2(corner.x + kPadding, middle - swatch * 0.15f),
+                        ImVec2(corner.x + kPadding + swatch, middle + swatch * 0.15f), series[i].color);
+    draw->AddText(ImVec2(corner.x + kPadding * 2 + swatch, top), ImGui::GetColorU32(ImGuiCol_Text), series[i].label.c_str());
+  }
+}
+
+// Vertical line at the x nearest the mouse and a tooltip with every series' value there.
+void drawHoverReadOut(ImDrawList* draw, const std::vector<PlotSeries>& series, const Mapping& map, const PlotOptions& options) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  if (mouse.x < map.min.x || mouse.x > map.max.x || mouse.y < map.min.y || mouse.y > map.max.y) return;
+  const double target = map.valueAtPixelX(mouse.x);
+
+  std::vector<std::optional<std::size_t>> nearest;
+  std::optional<double> readOutX;
+  for (const PlotSeries& s : series) {
+    nearest.push_back(nearestPoint(s.x, s.y, target, options.logY));
+    if (nearest.back() && (!readOutX || std::abs(s.x[*nearest.back()] - target) < std::abs(*readOutX - target)))
+      readOutX = s.x[*nearest.back()];
+  }
+  if (!readOutX) return;
+
+  const float lineX = map.pixelX(*readOutX);
+  draw->AddLine(ImVec2(lineX, map.min.y), ImVec2(lineX, map.max.y), ImGui::GetColorU32(ImGuiCol_Text, 0.5f));
+  ImGui::BeginTooltip();
+  ImGui::Text("%s %s", options.xLabel && *options.xLabel ? options.xLabel : "x", formatValue(*readOutX).c_str());
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    if (!nearest[i]) continue;
+    const PlotSeries& s = series[i];
+    const double x = s.x[*nearest[i]], y = s.y[*nearest[i]];
+    draw->AddCircleFilled(ImVec2(map.pixelX(x), map.pixelY(y)), 3.5f, s.color);
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(s.color), "%s", s.label.c_str());
+    ImGui::SameLine();
+    // A series whose nearest point lies elsewhere (it ended earlier) says at which x.
+    if (x == *readOutX) ImGui::Text("%s", formatValue(y).c_str());
+    else ImGui::Text("%s (at %s)", formatValue(y).c_str(), formatValue(x).c_str());
+  }
+  ImGui::EndTooltip();
+}
+
+}  // namespace
+
+void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotOptions& options) {
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 size(std::max(ImGui::GetContentRegionAvail().x, kMinimumWidth), std::max(options.height, 4.0f * ImGui::GetTextLineHeight()));
+  ImGui::InvisibleButton(id, size);
+  const bool hovered = ImGui::IsItemHovered();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeight();
+  const ImU32 textColor = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dimTextColor = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const ImU32 gridColor = ImGui::GetColorU32(ImGuiCol_Border, 0.6f);
+  const ImVec2 end(origin.x + size.x, origin.y + size.y);
+  draw->AddRectFilled(origin, end, ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
+
+  const bool hasYLabel = options.yLabel && *options.yLabel;
+  const float top = origin.y + kPadding + (hasYLabel ? line + kPadding : 0.0f);
+  const float bottom = end.y - kPadding - line - kTickLength;  // room for the x tick labels
+  if (hasYLabel) draw->AddText(ImVec2(origin.x + kPadding, origin.y + kPadding), dimTextColor, options.yLabel);
+
+  const DataBounds bounds = boundsOf(series, options.logY);
+  if (bounds.empty() || bottom - top < line) {
+    const char* message = options.logY ? "no positive values yet" : "no data yet";
+    const ImVec2 textSize = ImGui::CalcTextSize(message);
+    draw->AddText(ImVec2(origin.x + (size.x - textSize.x) * 0.5f, origin.y + (size.y - textSize.y) * 0.5f), dimTextColor, message);
+    return;
+  }
+
+  // The y axis first: its labels decide how much room the plot area leaves on the left.
+  const int maxYTicks = std::max(2, static_cast<int>((bottom - top) / (line * 1.8f)));
+  const AxisRange yRange = options.logY ? decadeRange(bounds.yMin, bounds.yMax) : niceLinearRange(bounds.yMin, bounds.yMax, maxYTicks);
+  const std::vector<double> yTicks = options.logY ? logTicks(yRange.lower, yRange.upper, maxYTicks)
+                                                   : linearTicks(yRange.lower, yRange.upper, maxYTicks);
+  const std::vector<std::string> yLabels = yTickLabels(yTicks, yRange, options.logY, maxYTicks);
+  float yLabelWidth = 0.0f;
+  for (const std::string& label : yLabels) yLabelWidth = std::max(yLabelWidth, ImGui::CalcTextSize(label.c_str()).x);
+
+  Mapping map;
+  map.logY = options.logY;
+  map.y = yRange;
+  // A single x (one sample) still needs a range to be drawn in.
+  map.x = bounds.xMax > bounds.xMin ? AxisRange{bounds.xMin, bounds.xMax} : AxisRange{bounds.xMin - 0.5, bounds.xMax + 0.5};
+  map.min = ImVec2(origin.x + kPadding * 2 + yLabelWidth + kTickLength, top);
+  map.max = ImVec2(end.x - kPadding * 2, bottom);
+  if (map.max.x - map.min.x < 2.0f) return;
+
+  for (std::size_t i = 0; i < yTicks.size(); ++i) {
+    const float y = map.pixelY(yTicks[i]);
+    draw->AddLine(ImVec2(map.min.x - kTickLength, y), ImVec2(map.max.x, y), gridColor);
+    const ImVec2 labelSize = ImGui::CalcTextSize(yLabels[i].c_str());
+    draw->AddText(ImVec2(map.min.x - kTickLength - kPadding - labelSize.x, y - labelSize.y * 0.5f), textColor, yLabels[i].c_str());
+  }
+
+  // The x label sits at the right end of the tick label row; tick labels that would overlap it are left out.
+  const bool hasXLabel = options.xLabel && *options.xLabel;
+  const float xLabelLeft = hasXLabel ? map.max.x - ImGui::CalcTextSize(options.xLabel).x : map.max.x + 1e6f;
+  const float labelTop = map.max.y + kTickLength;
+  if (hasXLabel) draw->AddText(ImVec2(xLabelLeft, labelTop), dimTextColor, options.xLabel);
+  const int maxXTicks = std::max(2, static_cast<int>((map.max.x - map.min.x) / kPixelsPerXTick));
+  const double xStep = linearTickStep(map.x.lower, map.x.upper, maxXTicks);
+  float previousLabelRight = -1e6f;
+  for (const double tick : linearTicks(map.x.lower, map.x.upper, maxXTicks)) {
+    const float x = map.pixelX(tick);
+    draw->AddLine(ImVec2(x, map.min.y), ImVec2(x, map.max.y + kTickLength), gridColor);
+    const std::string label = formatLinearTick(tick, xStep);
+    const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
+    const float left = std::clamp(x - labelWidth * 0.5f, map.min.x - kTickLength, map.max.x - labelWidth);
+    if (left < previousLabelRight + kPadding || left + labelWidth > xLabelLeft - kPadding) continue;
+    draw->AddText(ImVec2(left, labelTop), textColor, label.c_str());
+    previousLabelRight = left + labelWidth;
+  }
+  draw->AddRect(map.min, map.max, ImGui::GetColorU32(ImGuiCol_Border));
+
+  draw->PushClipRect(map.min, map.max, true);
+  const int columns = std::max(1, static_cast<int>(map.max.x - map.min.x));
+  std::vector<ImVec2> points;
+  for (const PlotSeries& s : series) {
+    const std::vector<std::size_t> kept = decimateMinMax(s.x, s.y, map.x.lower, map.x.upper, columns, options.logY);
+    points.clear();
+    for (const std::size_t i : kept) points.emplace_back(map.pixelX(s.x[i]), map.pixelY(s.y[i]));
+    if (points.size() >= 2) draw->AddPolyline(points.data(), static_cast<int>(points.size()), s.color, ImDrawFlags_None, kLineWidth);
+    if (static_cast<float>(points.size()) * kPixelsPerMarkedPoint < static_cast<float>(columns)) {
+      for (const ImVec2& point : points) draw->AddCircleFilled(point, 2.5f, s.color);
+    }
+  }
+  draw->PopClipRect();
+
+  drawLegend(draw, series, map);
+  if (hovered) drawHoverReadOut(draw, series, map, options);
+}
+
+}  // namespace contactlab::app
