@@ -1,0 +1,157 @@
+#include "ui/app_settings.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace contactlab::app {
+namespace {
+
+using nlohmann::json;
+
+json vec3ToJson(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+Vec3 vec3FromJson(const json& j) {
+  if (!j.is_array() || j.size() != 3) throw std::runtime_error("expected an array of 3 numbers");
+  return Vec3(j.at(0).get<double>(), j.at(1).get<double>(), j.at(2).get<double>());
+}
+
+json toJson(const AppSettings& s) {
+  json source;
+  if (s.source.isFile()) {
+    source["file"] = s.source.filePath;
+  } else {
+    source["builtin"] = s.source.builtinName;
+    source["params"] = s.source.params;
+    source["seed"] = s.source.seed;
+  }
+  const auto& d = s.view.debug;
+  json j = {
+      {"scene", source},
+      {"solver",
+       {{"name", s.solver.solver},
+        {"rfactor", rFactorName(s.solver.rFactor)},
+        {"max_iterations", s.solver.maxIterations},
+        {"tol_abs", s.solver.tolAbs},
+        {"tol_rel", s.solver.tolRel},
+        {"warm_start", s.solver.warmStart},
+        {"stabilize", s.solver.stabilize}}},
+      {"view",
+       {{"shadows", s.view.shadows},
+        {"grid", s.view.groundGrid},
+        {"debug_overlay", s.view.debugOverlay},
+        {"contact_points", d.contactPoints},
+        {"contact_normals", d.contactNormals},
+        {"contact_forces", d.contactForces},
+        {"force_scale", d.forceScale},
+        {"color_by_state", d.colorByState},
+        {"bounding_boxes", d.boundingBoxes},
+        {"broadphase_cells", d.broadphaseCells}}},
+      {"pacing",
+       {{"mode", s.pacing == Pacing::RealTime ? "real_time" : "steps_per_frame"},
+        {"real_time_factor", s.realTimeFactor},
+        {"steps_per_frame", s.stepsPerFrame}}},
+      {"recording", {{"width", s.recording.width}, {"height", s.recording.height}, {"fps", s.recording.fps}}},
+  };
+  if (s.camera) {
+    j["camera"] = {{"target", vec3ToJson(s.camera->target)},
+                   {"distance", s.camera->distance},
+                   {"yaw", s.camera->yawRadians},
+                   {"pitch", s.camera->pitchRadians}};
+  }
+  return j;
+}
+
+// Every key is optional so that a settings file from an older version still loads.
+AppSettings fromJson(const json& j, AppSettings s) {
+  if (!j.is_object()) throw std::runtime_error("the top level is not an object");
+  if (j.contains("scene")) {
+    const json& scene = j.at("scene");
+    if (scene.contains("file")) {
+      s.source = SceneSource::file(scene.at("file").get<std::string>());
+    } else {
+      s.source = SceneSource::builtin(scene.at("builtin").get<std::string>(),
+                                      scene.value("params", SceneParams{}));
+      s.source.seed = scene.value("seed", std::uint64_t{1});
+    }
+  }
+  if (j.contains("solver")) {
+    const json& v = j.at("solver");
+    s.solver.solver = v.value("name", s.solver.solver);
+    if (v.contains("rfactor") && !parseRFactor(v.at("rfactor").get<std::string>(), s.solver.rFactor))
+      throw std::runtime_error("solver.rfactor must be global, local or blocked");
+    s.solver.maxIterations = v.value("max_iterations", s.solver.maxIterations);
+    s.solver.tolAbs = v.value("tol_abs", s.solver.tolAbs);
+    s.solver.tolRel = v.value("tol_rel", s.solver.tolRel);
+    s.solver.warmStart = v.value("warm_start", s.solver.warmStart);
+    s.solver.stabilize = v.value("stabilize", s.solver.stabilize);
+  }
+  if (j.contains("view")) {
+    const json& v = j.at("view");
+    auto& d = s.view.debug;
+    s.view.shadows = v.value("shadows", s.view.shadows);
+    s.view.groundGrid = v.value("grid", s.view.groundGrid);
+    s.view.debugOverlay = v.value("debug_overlay", s.view.debugOverlay);
+    d.contactPoints = v.value("contact_points", d.contactPoints);
+    d.contactNormals = v.value("contact_normals", d.contactNormals);
+    d.contactForces = v.value("contact_forces", d.contactForces);
+    d.forceScale = v.value("force_scale", d.forceScale);
+    d.colorByState = v.value("color_by_state", d.colorByState);
+    d.boundingBoxes = v.value("bounding_boxes", d.boundingBoxes);
+    d.broadphaseCells = v.value("broadphase_cells", d.broadphaseCells);
+  }
+  if (j.contains("pacing")) {
+    const json& v = j.at("pacing");
+    s.pacing = v.value("mode", std::string("real_time")) == "steps_per_frame" ? Pacing::FixedStepsPerFrame
+                                                                              : Pacing::RealTime;
+    s.realTimeFactor = v.value("real_time_factor", s.realTimeFactor);
+    s.stepsPerFrame = v.value("steps_per_frame", s.stepsPerFrame);
+  }
+  if (j.contains("recording")) {
+    const json& v = j.at("recording");
+    s.recording.width = v.value("width", s.recording.width);
+    s.recording.height = v.value("height", s.recording.height);
+    s.recording.fps = v.value("fps", s.recording.fps);
+  }
+  if (j.contains("camera")) {
+    const json& v = j.at("camera");
+    s.camera = render::CameraState{vec3FromJson(v.at("target")), v.at("distance").get<double>(),
+                                   v.at("yaw").get<double>(), v.at("pitch").get<double>()};
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string settingsDirectory() {
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) return std::string(xdg) + "/contactlab";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.config/contactlab";
+  return {};
+}
+
+std::optional<std::string> loadSettings(const std::string& path, AppSettings& settings) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) return "settings " + path + ": cannot be read; using defaults";
+  try {
+    settings = fromJson(json::parse(in), settings);
+  } catch (const std::exception& e) {
+    return "settings " + path + ": " + e.what() + "; ignored, using defaults";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> saveSettings(const std::string& path, const AppSettings& settings) {
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+  if (ec) return "settings " + path + ": cannot create its folder (" + ec.message() + ")";
+  std::ofstream out(path);
+  out << toJson(settings).dump(2) << '\n';
+  if (!out) return "settings " + path + ": cannot be written";
+  return std::nullopt;
+}
+
+}  // namespace contactlab::app

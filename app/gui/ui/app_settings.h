@@ -1,0 +1,41 @@
+#pragma once
+// What the app remembers between runs (besides ImGui's own imgui.ini): the last scene, the solver
+// settings, the visualization toggles, the camera, pacing and recording choices. Stored as JSON in
+// $XDG_CONFIG_HOME/contactlab/settings.json (fallback ~/.config/contactlab/).
+#include <optional>
+#include <string>
+
+#include "contactlab/render/camera.h"
+#include "contactlab/render/renderer.h"
+#include "contactlab/solver_settings.h"
+#include "core/scene_source.h"
+#include "core/simulation_session.h"
+
+namespace contactlab::app {
+
+struct RecordingChoices {
+  int width = 1280, height = 720;
+  double fps = 60.0;
+};
+
+struct AppSettings {
+  SceneSource source = SceneSource::builtin("tower");
+  SolverSettings solver;
+  render::RenderOptions view;
+  std::optional<render::CameraState> camera;  // unset: fit the scene when it loads
+  Pacing pacing = Pacing::RealTime;
+  double realTimeFactor = 1.0;
+  int stepsPerFrame = 1;
+  RecordingChoices recording;
+};
+
+// The folder for settings.json and imgui.ini, or empty if neither XDG_CONFIG_HOME nor HOME is set.
+std::string settingsDirectory();
+
+// Reads `path` into `settings`. A missing file is not an error (returns nullopt, settings untouched);
+// an unreadable or corrupt file returns a message naming the file and leaves `settings` untouched.
+std::optional<std::string> loadSettings(const std::string& path, AppSettings& settings);
+// Writes the settings, creating the folder; returns an error naming the file.
+std::optional<std::string> saveSettings(const std::string& path, const AppSettings& settings);
+
+}  // namespace contactlab::app

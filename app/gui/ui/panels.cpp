@@ -1,0 +1,483 @@
+// The ImGui panels of the app: a controls column on the left, an analysis column on the right,
+// and the help and error windows. The 3D view fills the window behind them.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "ui/application.h"
+#include "ui/plot_widget.h"
+
+namespace contactlab::app {
+namespace {
+
+constexpr float kMargin = Application::kPanelMargin;
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
+
+void helpMarker(const char* text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+const char* const kRFactorLabels[] = {"Global", "Local", "Blocked"};
+
+std::vector<double> iota(std::size_t n) {
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<double>(i + 1);
+  return x;
+}
+
+}  // namespace
+
+void Application::drawUi() {
+  if (!panelsShown()) return;
+  drawControlsWindow();
+  drawAnalysisWindow();
+  drawHelpWindow();
+  drawErrorWindows();
+}
+
+void Application::drawControlsWindow() {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kControlsWidth, 0), ImVec2(kControlsWidth, io.DisplaySize.y - 2 * kMargin));
+  if (ImGui::Begin("contactlab", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextDisabled("F1: help and shortcuts");
+    drawScenePanel();
+    drawSimulationPanel();
+    drawSolverPanel();
+    drawVisualizationPanel();
+    drawRecordingPanel();
+    if (!statusMessage_.empty()) {
+      ImGui::Separator();
+      ImGui::TextWrapped("%s", statusMessage_.c_str());
+    }
+  }
+  ImGui::End();
+}
+
+void Application::drawScenePanel() {
+  if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::PushItemWidth(-110);
+  if (session_.hasWorld())
+    ImGui::Text("Running: %s (%zu bodies)", session_.source().label().c_str(), session_.world().bodies().size());
+  const auto& scenes = builtinScenes();
+  if (scenes.empty()) {
+    ImGui::TextDisabled("no built-in scenes registered");
+  } else {
+    selectedBuiltin_ = std::clamp(selectedBuiltin_, 0, static_cast<int>(scenes.size()) - 1);
+    if (ImGui::BeginCombo("built-in", scenes[selectedBuiltin_].name.c_str())) {
+      for (std::size_t i = 0; i < scenes.size(); ++i) {
+        if (ImGui::Selectable(scenes[i].name.c_str(), static_cast<int>(i) == selectedBuiltin_)) {
+          selectedBuiltin_ = static_cast<int>(i);
+          builtinParams_.clear();  // the new scene's defaults
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", scenes[i].description.c_str());
+      }
+      ImGui::EndCombo();
+    }
+    const SceneEntry& entry = scenes[selectedBuiltin_];
+    ImGui::TextWrapped("%s", entry.description.c_str());
+    for (const SceneParam& param : entry.params) {
+      const auto it = builtinParams_.find(param.name);
+      double value = it != builtinParams_.end() ? it->second : param.defaultValue;
+      if (ImGui::InputDouble(param.name.c_str(), &value, 0, 0, "%g")) builtinParams_[param.name] = value;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (default %g)", param.description.c_str(), param.defaultValue);
+    }
+    if (ImGui::InputInt("seed", &builtinSeed_)) builtinSeed_ = std::max(builtinSeed_, 0);
+    if (ImGui::Button("Load scene")) {
+      SceneSource source = SceneSource::builtin(entry.name, builtinParams_);
+      source.seed = static_cast<std::uint64_t>(builtinSeed_);
+      if (auto error = loadScene(source)) {
+        reportError(*error);
+      } else {
+        fitCamera();
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Defaults")) builtinParams_.clear();
+  }
+  ImGui::Separator();
+  ImGui::InputTextWithHint("scene file", "path/to/scene.json", &sceneFilePath_);
+  if (ImGui::Button("Open file")) {
+    if (auto error = loadScene(SceneSource::file(sceneFilePath_))) {
+      reportError(*error);
+    } else {
+      fitCamera();
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reload (R)")) {
+    if (auto error = session_.reload()) {
+      reportError(*error);
+    } else {
+      loadScene(session_.source());
+    }
+  }
+  ImGui::PopItemWidth();
+}
+
+void Application::drawSimulationPanel() {
+  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen) || !session_.hasWorld()) return;
+  ImGui::PushItemWidth(-110);
+  const World& world = session_.world();
+  if (ImGui::Button(session_.paused() ? "Play (Space)" : "Pause (Space)")) session_.setPaused(!session_.paused());
+  ImGui::SameLine();
+  if (ImGui::Button("Step (S)")) {
+    session_.setPaused(true);
+    advanceOneStep();
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Reset (R)")) {
+    if (auto error = session_.reload()) {
+      reportError(*error);
+    } else {
+      loadScene(session_.source());
+    }
+  }
+  ImGui::Text("t = %.3f s   step %d", world.time(), world.stepCount());
+
+  int pacing = session_.pacing == Pacing::RealTime ? 0 : 1;
+  ImGui::RadioButton("real time", &pacing, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("steps per frame", &pacing, 1);
+  session_.pacing = pacing == 0 ? Pacing::RealTime : Pacing::FixedStepsPerFrame;
+  if (session_.pacing == Pacing::RealTime) {
+    float factor = static_cast<float>(session_.realTimeFactor);
+    if (ImGui::SliderFloat("speed", &factor, 0.05f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic))
+      session_.realTimeFactor = factor;
+    helpMarker("Simulated seconds per wall-clock second. A slow machine caps the steps per frame\n"
+               "and then runs slower than this.");
+  } else {
+    ImGui::SliderInt("steps/frame", &session_.stepsPerFrame, 1, session_.maxStepsPerFrame);
+  }
+  double dt = world.dt();
+  if (ImGui::InputDouble("dt [s]", &dt, 0, 0, "%.5f", ImGuiInputTextFlags_EnterReturnsTrue)) {
+    if (auto error = session_.setDt(dt)) reportError(*error);
+  }
+  ImGui::Separator();
+  ImGui::InputText("state file", &statePath_);
+  if (ImGui::Button("Save state")) {
+    if (auto error = session_.saveState(statePath_)) {
+      reportError(*error);
+    } else {
+      reportStatus("state saved to " + statePath_);
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Load state")) {
+    if (auto error = loadScene(SceneSource::file(statePath_))) {
+      reportError(*error);
+    } else {
+      sceneFilePath_ = statePath_;
+    }
+  }
+  ImGui::PopItemWidth();
+}
+
+void Application::drawSolverPanel() {
+  if (!ImGui::CollapsingHeader("Solver (live)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  ImGui::PushItemWidth(-110);
+  SolverSettings s = session_.solverSettings();
+  bool changed = false;
+  if (ImGui::BeginCombo("solver", s.solver.c_str())) {
+    for (const auto& description : solverNames()) {
+      if (ImGui::Selectable(description.name.c_str(), description.name == s.solver)) {
+        s.solver = description.name;
+        changed = true;
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", description.summary.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  int rFactor = static_cast<int>(s.rFactor);
+  if (ImGui::Combo("r-factor", &rFactor, kRFactorLabels, 3)) {
+    s.rFactor = static_cast<RFactorStrategy>(rFactor);
+    changed = true;
+  }
+  changed |= ImGui::InputInt("max iterations", &s.maxIterations, 10, 100);
+  changed |= ImGui::InputDouble("tol abs", &s.tolAbs, 0, 0, "%.1e");
+  changed |= ImGui::InputDouble("tol rel", &s.tolRel, 0, 0, "%.1e");
+  changed |= ImGui::Checkbox("warm start", &s.warmStart);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("stabilization", &s.stabilize);
+  if (changed) {
+    if (auto error = session_.setSolverSettings(s)) reportError(*error);
+  }
+  bool frictionChanged = false;
+  frictionChanged |= ImGui::InputDouble("mu", &friction_.mu, 0.05, 0.25, "%.3f");
+  helpMarker("Coulomb friction coefficient of every body without its own value.");
+  frictionChanged |= ImGui::InputDouble("mu_tau [m]", &friction_.muTorsion, 0.001, 0.01, "%.4f");
+  helpMarker("Torsional friction: the largest torsional impulse is mu_tau * lambda_n.");
+  frictionChanged |= ImGui::InputDouble("restitution", &friction_.restitution, 0.05, 0.25, "%.3f");
+  if (frictionChanged) {
+    if (auto error = session_.setFrictionDefaults(friction_)) {
+      reportError(*error);
+      friction_ = session_.frictionDefaults();
+    }
+  }
+  ImGui::PopItemWidth();
+}
+
+void Application::drawVisualizationPanel() {
+  if (!ImGui::CollapsingHeader("Visualization")) return;
+  auto& d = viewOptions_.debug;
+  ImGui::Checkbox("contacts overlay", &viewOptions_.debugOverlay);
+  ImGui::BeginDisabled(!viewOptions_.debugOverlay);
+  ImGui::Indent();
+  ImGui::Checkbox("points", &d.contactPoints);
+  ImGui::SameLine();
+  ImGui::Checkbox("normals", &d.contactNormals);
+  ImGui::SameLine();
+  ImGui::Checkbox("forces", &d.contactForces);
+  ImGui::BeginDisabled(!d.contactForces);
+  ImGui::SetNextItemWidth(-110);
+  float scale = static_cast<float>(d.forceScale);
+  if (ImGui::SliderFloat("m per N", &scale, 1e-5f, 1e-1f, "%.1e", ImGuiSliderFlags_Logarithmic)) d.forceScale = scale;
+  ImGui::EndDisabled();
+  ImGui::Checkbox("colour by state", &d.colorByState);
+  helpMarker("separating grey, sticking green, sliding orange");
+  ImGui::Checkbox("AABBs", &d.boundingBoxes);
+  ImGui::SameLine();
+  ImGui::Checkbox("broadphase cells", &d.broadphaseCells);
+  ImGui::Unindent();
+  ImGui::EndDisabled();
+  ImGui::Checkbox("shadows", &viewOptions_.shadows);
+  ImGui::SameLine();
+  ImGui::Checkbox("grid", &viewOptions_.groundGrid);
+  if (ImGui::Button("Reset camera (Home)")) camera_.reset();
+  ImGui::SameLine();
+  if (ImGui::Button("Fit (F)")) fitCamera();
+}
+
+void Application::drawRecordingPanel() {
+  const bool recording = recorder_.recording();
+  if (!ImGui::CollapsingHeader("Recording", recording ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+  ImGui::PushItemWidth(-110);
+  ImGui::BeginDisabled(recording);
+  ImGui::InputText("video file", &recordPath_);
+  int size[2] = {settings_.recording.width, settings_.recording.height};
+  if (ImGui::InputInt2("width, height", size)) {
+    // H.264 with 4:2:0 chroma needs even sizes.
+    settings_.recording.width = std::clamp(size[0] / 2 * 2, 16, 7680);
+    settings_.recording.height = std::clamp(size[1] / 2 * 2, 16, 4320);
+  }
+  ImGui::InputDouble("fps", &settings_.recording.fps, 0, 0, "%.0f");
+  settings_.recording.fps = std::clamp(settings_.recording.fps, 1.0, 240.0);
+  ImGui::EndDisabled();
+  if (ImGui::Button(recording ? "Stop (Ctrl+R)" : "Record (Ctrl+R)")) toggleRecording();
+  if (recorder_.recording()) {
+    ImGui::SameLine();
+    ImGui::TextColored(kErrorColor, "REC %d frames, %.2f s", recorder_.framesWritten(),
+                       recorder_.framesWritten() / recordFps_);
+  }
+  ImGui::TextDisabled("One video frame per 1/fps of simulated time.");
+  ImGui::Separator();
+  ImGui::InputText("screenshot", &screenshotPath_);
+  if (ImGui::Button("Screenshot (F12)")) {
+    if (auto error = saveViewScreenshot(screenshotPath_)) {
+      reportError(*error);
+    } else {
+      reportStatus("3D view saved to " + screenshotPath_);
+    }
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Whole window")) pendingWindowScreenshot_ = screenshotPath_;
+  ImGui::PopItemWidth();
+}
+
+void Application::drawAnalysisWindow() {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x - kAnalysisWidth - kMargin, kMargin), ImGuiCond_Always);
+  ImGui::SetNextWindowSize(ImVec2(kAnalysisWidth, io.DisplaySize.y - 2 * kMargin), ImGuiCond_Always);
+  if (ImGui::Begin("Analysis", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize)) {
+    drawPlotsPanel();
+    drawProfilerPanel();
+    drawInspectorPanel();
+  }
+  ImGui::End();
+}
+
+void Application::drawPlotsPanel() {
+  if (!ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  const PlotHistory& history = session_.history();
+  const SolveReport& solve = session_.lastSolve();
+  const ImU32 blue = IM_COL32(90, 160, 255, 255), orange = IM_COL32(255, 160, 60, 255),
+              green = IM_COL32(110, 210, 110, 255), white = IM_COL32(230, 230, 230, 255);
+
+  PlotOptions options;
+  options.height = 120;
+  options.logY = true;
+  options.xLabel = "iteration";
+  options.yLabel = "residual";
+  drawPlot("residual_last_solve",
+           {PlotSeries{"last solve (" + std::to_string(solve.iterations) + " it)",
+                       iota(solve.residualHistory.size()), solve.residualHistory, blue}},
+           options);
+
+  const std::vector<double> steps = history.values(&StepSample::step);
+  const std::vector<double> time = history.values(&StepSample::time);
+  options.logY = false;
+  options.xLabel = "step";
+  options.yLabel = "iterations";
+  drawPlot("iterations_per_step", {PlotSeries{"iterations", steps, history.values(&StepSample::iterations), blue}},
+           options);
+  options.logY = true;
+  options.yLabel = "residual";
+  drawPlot("residual_per_step", {PlotSeries{"final residual", steps, history.values(&StepSample::residual), orange}},
+           options);
+  options.logY = false;
+  options.xLabel = "time [s]";
+  options.yLabel = "energy [J]";
+  drawPlot("energy", {PlotSeries{"kinetic", time, history.values(&StepSample::kinetic), blue},
+                      PlotSeries{"potential", time, history.values(&StepSample::potential), orange},
+                      PlotSeries{"total", time, history.values(&StepSample::total), white}},
+           options);
+  options.yLabel = "contacts";
+  drawPlot("contacts", {PlotSeries{"contacts", time, history.values(&StepSample::contacts), green}}, options);
+
+  ImGui::PushItemWidth(-130);
+  ImGui::InputText("##history_csv", &historyCsvPath_);
+  ImGui::SameLine();
+  if (ImGui::Button("Export history CSV")) {
+    if (auto error = session_.exportHistoryCsv(historyCsvPath_)) {
+      reportError(*error);
+    } else {
+      reportStatus("history written to " + historyCsvPath_);
+    }
+  }
+  ImGui::InputText("##solve_csv", &solveCsvPath_);
+  ImGui::SameLine();
+  if (ImGui::Button("Export solve CSV")) {
+    if (auto error = session_.exportLastSolveCsv(solveCsvPath_)) {
+      reportError(*error);
+    } else {
+      reportStatus("last solve written to " + solveCsvPath_);
+    }
+  }
+  ImGui::PopItemWidth();
+}
+
+void Application::drawProfilerPanel() {
+  if (!ImGui::CollapsingHeader("Profiler", ImGuiTreeNodeFlags_DefaultOpen) || !session_.hasWorld()) return;
+  const StepMetrics& m = session_.world().lastMetrics();
+  if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+    auto row = [](const char* name, const char* format, double value) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      ImGui::Text(format, value);
+    };
+    row("collision", "%.3f ms", m.ms(Stage::Collision));
+    row("assembly", "%.3f ms", m.ms(Stage::Assembly));
+    row("solve", "%.3f ms", m.ms(Stage::Solve));
+    row("integrate", "%.3f ms", m.ms(Stage::Integrate));
+    row("stabilize", "%.3f ms", m.ms(Stage::Stabilize));
+    row("step total", "%.3f ms", m.stepMs);
+    row("render", "%.3f ms", renderMs_);
+    row("frames/s", "%.1f", ImGui::GetIO().Framerate);
+    row("steps/s", "%.1f", stepsPerSecond_);
+    ImGui::EndTable();
+  }
+  ImGui::Text("%d bodies, %d contacts, %d iterations%s", m.bodies, m.contacts, m.solve.iterations,
+              m.solve.converged() ? "" : " (not converged)");
+}
+
+void Application::drawInspectorPanel() {
+  if (!ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen) || !session_.hasWorld()) return;
+  const World& world = session_.world();
+  const int index = viewOptions_.selectedBody;
+  if (index < 0 || index >= static_cast<int>(world.bodies().size())) {
+    ImGui::TextDisabled("Click a body to inspect it; Ctrl+drag to pull it.");
+    return;
+  }
+  const Body& b = world.bodies()[static_cast<std::size_t>(index)];
+  int contacts = 0;
+  double normalImpulse = 0;
+  for (const ContactReport& c : world.contacts()) {
+    if (c.bodyA != index && c.bodyB != index) continue;
+    ++contacts;
+    normalImpulse += c.lambda[0];
+  }
+  ImGui::Text("#%d %s  (%s)", index, b.name.empty() ? "(unnamed)" : b.name.c_str(), shapeKindName(kindOf(b.shape)));
+  ImGui::Text("mass      %.4g kg", b.mass);
+  ImGui::Text("position  %8.3f %8.3f %8.3f m", b.position.x(), b.position.y(), b.position.z());
+  ImGui::Text("velocity  %8.3f %8.3f %8.3f m/s", b.velocity.x(), b.velocity.y(), b.velocity.z());
+  ImGui::Text("ang. vel. %8.3f %8.3f %8.3f rad/s", b.angularVelocity.x(), b.angularVelocity.y(),
+              b.angularVelocity.z());
+  ImGui::Text("contacts  %d, total normal impulse %.4g N s", contacts, normalImpulse);
+  if (drag_.active()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dragging (release the mouse to let go)");
+}
+
+void Application::drawHelpWindow() {
+  if (!showHelp_) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, io.DisplaySize.y * 0.5f), ImGuiCond_Appearing,
+                          ImVec2(0.5f, 0.5f));
+  if (ImGui::Begin("Help", &showHelp_, ImGuiWindowFlags_AlwaysAutoResize)) {
+    static const char* const kControls[][2] = {
+        {"Space", "play / pause"},
+        {"S or Right arrow", "single step (pauses)"},
+        {"R", "reset: reload the scene"},
+        {"Ctrl+R or F9", "start / stop recording"},
+        {"F12 or P", "screenshot of the 3D view"},
+        {"Shift+F12", "screenshot of the whole window"},
+        {"Home", "reset the camera"},
+        {"F", "fit the camera to the scene"},
+        {"Ctrl+Shift+R", "reload shaders"},
+        {"Escape", "clear the selection"},
+        {"F1", "this help"},
+        {"Left drag", "orbit"},
+        {"Right or middle drag", "pan"},
+        {"Wheel", "zoom"},
+        {"Left click", "select a body (inspector)"},
+        {"Ctrl or Shift + left drag", "pull the body under the mouse"},
+    };
+    if (ImGui::BeginTable("controls", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
+      for (const auto& [key, action] : kControls) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(key);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(action);
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+void Application::drawErrorWindows() {
+  const ImGuiIO& io = ImGui::GetIO();
+  const float width = std::min(620.0f, io.DisplaySize.x - 2 * kMargin);
+  float y = kMargin;
+  if (const auto& shaderError = renderer_->shaderError()) {
+    ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, y), ImGuiCond_Always, ImVec2(0.5f, 0));
+    ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
+    if (ImGui::Begin("Shader error", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse)) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+      ImGui::TextWrapped("%s", shaderError->c_str());
+      ImGui::PopStyleColor();
+      ImGui::TextDisabled("Shaders are read from %s", shaderDirectory_.c_str());
+      if (ImGui::Button("Reload shaders (Ctrl+Shift+R)")) reloadShaders();
+      y += ImGui::GetWindowHeight() + kMargin;
+    }
+    ImGui::End();
+  }
+  if (errorMessage_.empty()) return;
+  ImGui::SetNextWindowPos(ImVec2(io.DisplaySize.x * 0.5f, y), ImGuiCond_Always, ImVec2(0.5f, 0));
+  ImGui::SetNextWindowSize(ImVec2(width, 0), ImGuiCond_Always);
+  if (ImGui::Begin("Error", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorColor);
+    ImGui::TextWrapped("%s", errorMessage_.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::Button("Dismiss")) errorMessage_.clear();
+  }
+  ImGui::End();
+}
+
+}  // namespace contactlab::app
