@@ -132,9 +132,9 @@ std::optional<std::string> SimulationSession::step(int n) {
 }
 
 void SimulationSession::setPaused(bool paused) {
-  paused_ = paused;
   // Time spent paused is not owed to the simulation.
-  accumulatedSeconds_ = 0.0;
+  if (paused != paused_) accumulatedSeconds_ = 0.0;
+  paused_ = paused;
 }
 
 int SimulationSession::stepsForFrame(double wallSeconds) {

@@ -164,6 +164,11 @@ TEST(SimulationSession, RealTimePacingAccumulatesScaledWallTime) {
   EXPECT_EQ(session.stepsForFrame(10.0), 50);
   EXPECT_EQ(session.stepsForFrame(0.0), 0);
 
+  // Setting the same state again (a checkbox bound every frame) keeps the carried-over time.
+  EXPECT_EQ(session.stepsForFrame(0.006), 0);
+  session.setPaused(false);
+  EXPECT_EQ(session.stepsForFrame(0.006), 1);
+
   session.setPaused(true);
   EXPECT_EQ(session.stepsForFrame(1.0), 0);
   session.setPaused(false);
