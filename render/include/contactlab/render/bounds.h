@@ -1,0 +1,30 @@
+#pragma once
+// World-space axis-aligned bounds of bodies: for framing the camera and fitting the shadow map.
+#include <optional>
+#include <vector>
+
+#include "contactlab/body.h"
+
+namespace contactlab::render {
+
+struct Bounds {
+  Vec3 lower;
+  Vec3 upper;
+  void extend(const Bounds& other);
+  Vec3 centre() const { return 0.5 * (lower + upper); }
+  Vec3 size() const { return upper - lower; }
+};
+
+// Bounds of a shape placed at position/orientation; none for planes (unbounded).
+std::optional<Bounds> shapeBounds(const Shape& shape, const Vec3& position, const Quat& orientation);
+
+// What "fit to scene" frames: the dynamic bodies, or every bounded body when there is no dynamic
+// one; none when nothing is bounded. Bodies with a non-finite state are skipped.
+std::optional<Bounds> framingBounds(const std::vector<Body>& bodies);
+
+// What the shadow map covers: every moving body, and the static bodies no larger than
+// maxStaticExtent on any axis (walls, ramps), so a ground (40 m in the built-in scenes) does not
+// spread the map's texels thin; it still receives shadows near the bodies.
+std::optional<Bounds> shadowCasterBounds(const std::vector<Body>& bodies, double maxStaticExtent = 20.0);
+
+}  // namespace contactlab::render

@@ -1,0 +1,53 @@
+#pragma once
+// Per-frame instance data for the instanced draws: one unit mesh per kind, one model matrix and
+// colour per instance. GL-free so it can be tested; the renderer uploads it as it is.
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "contactlab/body.h"
+#include "contactlab/debug_draw.h"
+
+namespace contactlab::render {
+
+// Unit meshes: a cube [-1,1]^3, a sphere of radius 1, an open cylinder of radius 1 along z in
+// [-1,1] (capsule sides, with spheres as the ends), a quad [-1,1]^2 at z=0 facing +z (planes).
+enum class MeshKind { Box = 0, Sphere, Cylinder, Quad, Count };
+inline constexpr int kMeshKindCount = static_cast<int>(MeshKind::Count);
+
+// How body.frag shades a surface.
+enum class SurfaceStyle { Dynamic = 0, Selected = 1, Static = 2 };
+
+struct Instance {
+  std::array<float, 16> model;  // column-major, unit mesh -> world
+  std::array<float, 4> color;   // sRGB, alpha 1
+  float style;                  // a SurfaceStyle
+};
+static_assert(sizeof(Instance) == 21 * sizeof(float), "uploaded to GL as tightly packed floats");
+
+struct InstanceBatches {
+  std::array<std::vector<Instance>, kMeshKindCount> byMesh;
+  std::vector<Instance>& operator[](MeshKind kind) { return byMesh[static_cast<int>(kind)]; }
+  const std::vector<Instance>& operator[](MeshKind kind) const { return byMesh[static_cast<int>(kind)]; }
+  void clear();
+};
+
+// Planes are drawn as a square of this half size, centred on the plane's point nearest the origin.
+inline constexpr double kPlaneHalfSize = 100.0;
+
+// A floor for scenes whose ground is a finite static box (the built-in scenes): a square of
+// kPlaneHalfSize just below the top of the widest static box, so the scene does not float in the
+// sky. None when a plane is the ground, or when the widest static box is narrower than
+// kMinGroundSide on x or y (a pedestal or a ramp, not the ground).
+inline constexpr double kMinGroundSide = 4.0;
+std::optional<Instance> floorInstance(const std::vector<Body>& bodies);
+
+// Dynamic bodies: distinct hues stepping round the colour wheel by the golden ratio; static bodies
+// light grey; kinematic bodies slate blue.
+Color bodyColor(int bodyIndex, MotionType motion);
+
+// Fills batches (cleared first) with every body: a box or sphere is one instance, a capsule a
+// cylinder and two spheres, a plane one quad. Bodies with a non-finite state are skipped.
+void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceBatches& batches);
+
+}  // namespace contactlab::render

@@ -1,0 +1,58 @@
+#pragma once
+// Draws a World with OpenGL 3.3 core (through libepoxy) into an offscreen framebuffer: lit,
+// instanced bodies with a directional-light shadow map, a grid on static surfaces, and the engine's
+// debug overlay. The GL objects live behind a pointer so this header pulls in no GL headers.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "contactlab/render/camera.h"
+#include "contactlab/world.h"
+
+namespace contactlab::render {
+
+struct RenderOptions {
+  bool shadows = true;
+  bool groundGrid = true;              // 1 m grid lines on static bodies and planes
+  bool debugOverlay = true;            // draw World::debugDraw output (contacts etc.) with `debug`
+  contactlab::DebugDrawOptions debug;
+  int selectedBody = -1;               // drawn highlighted
+  int msaaSamples = 4;                 // clamped to what the driver offers; 0 or 1 turns it off
+};
+
+// Names of the programs the renderer loads from <shaderDirectory>/<name>.vert and .frag.
+inline constexpr const char* kShaderProgramNames[] = {"body", "shadow", "line", "background"};
+
+class Renderer {
+ public:
+  // Needs a current OpenGL 3.3 core context. Loads the GLSL files from shaderDirectory; never throws
+  // (a failed load is kept in shaderError()).
+  explicit Renderer(std::string shaderDirectory);
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // (Re)loads every shader file. On failure returns the message (file path + GL compiler/linker
+  // log) and keeps the previous programs, if any. Without programs render() only clears.
+  std::optional<std::string> reloadShaders();
+  const std::optional<std::string>& shaderError() const;
+  const std::string& shaderDirectory() const;
+
+  // Draws the world into an offscreen framebuffer of width x height (recreated when the size
+  // changes; sizes below 1 become 1).
+  void render(const World& world, const OrbitCamera& camera, const RenderOptions& options, int width, int height);
+  // Copies the last image to the default framebuffer, filling a viewport of that size.
+  void presentToScreen(int framebufferWidth, int framebufferHeight);
+  // The last image as RGB8, rows top to bottom (ready for PNG / ffmpeg).
+  void readPixels(std::vector<std::uint8_t>& rgb) const;
+  int width() const;
+  int height() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace contactlab::render

@@ -1,0 +1,462 @@
+#include "contactlab/render/renderer.h"
+
+#include <epoxy/gl.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <utility>
+
+#include "contactlab/render/bounds.h"
+#include "contactlab/render/debug_geometry.h"
+#include "contactlab/render/instances.h"
+#include "gl_program.h"
+#include "unit_meshes.h"
+
+namespace contactlab::render {
+namespace {
+
+constexpr int kShadowMapSize = 2048;
+// Towards the light: high, from the front left of the default view, so shadows fall back and right.
+const Vec3 kLightDirection = Vec3(-0.5, -0.35, 0.8).normalized();
+constexpr double kNormalOffsetTexels = 2.0;
+constexpr double kDepthBiasTexels = 4.0;
+// Shared by the sky and the distance fog so that far surfaces melt into the horizon (sRGB).
+const Vec3 kHorizonColor(0.86, 0.88, 0.91);
+
+enum ProgramIndex { kBodyProgram = 0, kShadowProgram, kLineProgram, kBackgroundProgram, kProgramCount };
+static_assert(std::size(kShaderProgramNames) == kProgramCount);
+
+// Instance attribute locations shared by body.vert and shadow.vert.
+constexpr GLuint kModelLocation = 2;  // four vec4 columns: 2..5
+constexpr GLuint kColorLocation = 6;
+constexpr GLuint kStyleLocation = 7;
+
+struct MeshBuffers {
+  GLuint vertexArray = 0, vertexBuffer = 0, indexBuffer = 0, instanceBuffer = 0;
+  GLsizei indexCount = 0;
+};
+
+void setMatrix(GLint location, const Eigen::Matrix4f& matrix) {
+  glUniformMatrix4fv(location, 1, GL_FALSE, matrix.data());
+}
+
+void setVector(GLint location, const Vec3& v) {
+  glUniform3f(location, static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z()));
+}
+
+// Fog starts beyond the farthest part of the scene's content, so it only softens the ground's far
+// edge and the horizon, whatever the zoom.
+std::pair<double, double> fogRange(const std::vector<Body>& bodies, const OrbitCamera& camera) {
+  const std::optional<Bounds> content = framingBounds(bodies);
+  const double reach = content ? (camera.eye() - content->centre()).norm() + 0.5 * content->size().norm()
+                               : camera.state().distance;
+  const double start = 1.1 * reach;
+  return {start, start + std::max(2.0 * reach, 10.0)};
+}
+
+}  // namespace
+
+struct Renderer::Impl {
+  std::string shaderDirectory;
+  std::array<GlProgram, kProgramCount> programs;
+  std::optional<std::string> shaderError;
+
+  std::array<MeshBuffers, kMeshKindCount> meshes;
+  GLuint debugVertexArray = 0, debugBuffer = 0;
+  GLuint emptyVertexArray = 0;  // the background's full-screen triangle needs a bound VAO in core profile
+
+  GLuint shadowFramebuffer = 0, shadowTexture = 0;
+
+  // The image: drawn into the multisampled target when MSAA is on, then resolved.
+  int width = 0, height = 0, samples = 0;
+  GLuint multisampleFramebuffer = 0, multisampleColor = 0, multisampleDepth = 0;
+  GLuint imageFramebuffer = 0, imageColor = 0, imageDepth = 0;
+  GLint maxSamples = 0;
+
+  InstanceBatches instances;
+  DebugGeometry debugGeometry;
+
+  void createMeshes();
+  void createShadowMap();
+  void resizeTargets(int newWidth, int newHeight, int newSamples);
+  void deleteTargets();
+  struct ShadowFrame {
+    Eigen::Matrix4f lightViewProjection;
+    double texelMetres;  // world size of one shadow-map texel
+    double depthRange;   // metres from the light frustum's near to far plane
+  };
+  std::optional<ShadowFrame> drawShadowMap(const std::vector<Body>& bodies);
+  void uploadInstances();
+  void drawInstances(GLuint program, bool includePlanes);
+  void drawBackground(const Eigen::Matrix4f& viewProjection);
+  void drawDebugOverlay(const World& world, const RenderOptions& options, const Eigen::Matrix4f& viewProjection);
+};
+
+void Renderer::Impl::createMeshes() {
+  for (int kind = 0; kind < kMeshKindCount; ++kind) {
+    const MeshData data = buildUnitMesh(static_cast<MeshKind>(kind));
+    MeshBuffers& mesh = meshes[kind];
+    glGenVertexArrays(1, &mesh.vertexArray);
+    glGenBuffers(1, &mesh.vertexBuffer);
+    glGenBuffers(1, &mesh.indexBuffer);
+    glGenBuffers(1, &mesh.instanceBuffer);
+    glBindVertexArray(mesh.vertexArray);
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.vertexBuffer);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.vertices.size() * sizeof(float)), data.vertices.data(),
+                 GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.indexBuffer);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.indices.size() * sizeof(std::uint32_t)),
+                 data.indices.data(), GL_STATIC_DRAW);
+    mesh.indexCount = static_cast<GLsizei>(data.indices.size());
+
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.instanceBuffer);
+    constexpr GLsizei stride = sizeof(Instance);
+    for (GLuint column = 0; column < 4; ++column) {
+      glEnableVertexAttribArray(kModelLocation + column);
+      glVertexAttribPointer(kModelLocation + column, 4, GL_FLOAT, GL_FALSE, stride,
+                            reinterpret_cast<void*>(offsetof(Instance, model) + column * 4 * sizeof(float)));
+      glVertexAttribDivisor(kModelLocation + column, 1);
+    }
+    glEnableVertexAttribArray(kColorLocation);
+    glVertexAttribPointer(kColorLocation, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, color)));
+    glVertexAttribDivisor(kColorLocation, 1);
+    glEnableVertexAttribArray(kStyleLocation);
+    glVertexAttribPointer(kStyleLocation, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, style)));
+    glVertexAttribDivisor(kStyleLocation, 1);
+  }
+
+  glGenVertexArrays(1, &debugVertexArray);
+  glGenBuffers(1, &debugBuffer);
+  glBindVertexArray(debugVertexArray);
+  glBindBuffer(GL_ARRAY_BUFFER, debugBuffer);
+  constexpr GLsizei stride = sizeof(DebugVertex);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(DebugVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(DebugVertex, color)));
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(DebugVertex, sizePixels)));
+
+  glGenVertexArrays(1, &emptyVertexArray);
+  glBindVertexArray(0);
+}
+
+void Renderer::Impl::createShadowMap() {
+  glGenTextures(1, &shadowTexture);
+  glBindTexture(GL_TEXTURE_2D, shadowTexture);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, kShadowMapSize, kShadowMapSize, 0, GL_DEPTH_COMPONENT, GL_FLOAT,
+               nullptr);
+  // Linear filtering with comparison gives a bilinear 2x2 test per tap; body.frag adds a 3x3 PCF.
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_MODE, GL_COMPARE_REF_TO_TEXTURE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_COMPARE_FUNC, GL_LEQUAL);
+  glGenFramebuffers(1, &shadowFramebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, shadowFramebuffer);
+  glFramebufferTexture2D(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_TEXTURE_2D, shadowTexture, 0);
+  glDrawBuffer(GL_NONE);
+  glReadBuffer(GL_NONE);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void Renderer::Impl::deleteTargets() {
+  const GLuint framebuffers[] = {multisampleFramebuffer, imageFramebuffer};
+  glDeleteFramebuffers(2, framebuffers);
+  const GLuint renderbuffers[] = {multisampleColor, multisampleDepth, imageColor, imageDepth};
+  glDeleteRenderbuffers(4, renderbuffers);
+  multisampleFramebuffer = multisampleColor = multisampleDepth = 0;
+  imageFramebuffer = imageColor = imageDepth = 0;
+}
+
+void Renderer::Impl::resizeTargets(int newWidth, int newHeight, int newSamples) {
+  if (newWidth == width && newHeight == height && newSamples == samples && imageFramebuffer != 0) return;
+  deleteTargets();
+  width = newWidth;
+  height = newHeight;
+  samples = newSamples;
+  const auto makeRenderbuffer = [&](GLenum format, int sampleCount) {
+    GLuint renderbuffer = 0;
+    glGenRenderbuffers(1, &renderbuffer);
+    glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer);
+    if (sampleCount > 1)
+      glRenderbufferStorageMultisample(GL_RENDERBUFFER, sampleCount, format, width, height);
+    else
+      glRenderbufferStorage(GL_RENDERBUFFER, format, width, height);
+    return renderbuffer;
+  };
+  imageColor = makeRenderbuffer(GL_RGBA8, 1);
+  imageDepth = makeRenderbuffer(GL_DEPTH_COMPONENT24, 1);
+  glGenFramebuffers(1, &imageFramebuffer);
+  glBindFramebuffer(GL_FRAMEBUFFER, imageFramebuffer);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, imageColor);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, imageDepth);
+  if (samples > 1) {
+    multisampleColor = makeRenderbuffer(GL_RGBA8, samples);
+    multisampleDepth = makeRenderbuffer(GL_DEPTH_COMPONENT24, samples);
+    glGenFramebuffers(1, &multisampleFramebuffer);
+    glBindFramebuffer(GL_FRAMEBUFFER, multisampleFramebuffer);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, multisampleColor);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, multisampleDepth);
+    // A driver that refuses this sample count still gets a picture, without MSAA.
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      glDeleteFramebuffers(1, &multisampleFramebuffer);
+      const GLuint renderbuffers[] = {multisampleColor, multisampleDepth};
+      glDeleteRenderbuffers(2, renderbuffers);
+      multisampleFramebuffer = multisampleColor = multisampleDepth = 0;
+    }
+  }
+  glBindRenderbuffer(GL_RENDERBUFFER, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void Renderer::Impl::uploadInstances() {
+  for (int kind = 0; kind < kMeshKindCount; ++kind) {
+    const std::vector<Instance>& batch = instances.byMesh[kind];
+    glBindBuffer(GL_ARRAY_BUFFER, meshes[kind].instanceBuffer);
+    // Orphan and refill: the driver need not wait for last frame's draws to finish reading it.
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(batch.size() * sizeof(Instance)), batch.data(),
+                 GL_STREAM_DRAW);
+  }
+}
+
+void Renderer::Impl::drawInstances(GLuint program, bool includePlanes) {
+  glUseProgram(program);
+  for (int kind = 0; kind < kMeshKindCount; ++kind) {
+    const auto count = static_cast<GLsizei>(instances.byMesh[kind].size());
+    if (count == 0 || (!includePlanes && static_cast<MeshKind>(kind) == MeshKind::Quad)) continue;
+    glBindVertexArray(meshes[kind].vertexArray);
+    glDrawElementsInstanced(GL_TRIANGLES, meshes[kind].indexCount, GL_UNSIGNED_INT, nullptr, count);
+  }
+  glBindVertexArray(0);
+}
+
+std::optional<Renderer::Impl::ShadowFrame> Renderer::Impl::drawShadowMap(const std::vector<Body>& bodies) {
+  const std::optional<Bounds> casters = shadowCasterBounds(bodies);
+  if (!casters) return std::nullopt;
+  // An orthographic light frustum around the casters' bounding sphere, reaching well past them
+  // so the ground they stand on is inside its depth range.
+  const double radius = std::max(0.55 * casters->size().norm(), 0.5);
+  const Vec3 centre = casters->centre();
+  const double standOff = radius + 1.0;
+  const Eigen::Matrix4f lightView = lookAt(centre + standOff * kLightDirection, centre, Vec3::UnitZ());
+  const double depthRange = 2.0 * standOff + 50.0;
+  const Eigen::Matrix4f lightViewProjection =
+      orthographic(-radius, radius, -radius, radius, 0.0, depthRange) * lightView;
+
+  glBindFramebuffer(GL_FRAMEBUFFER, shadowFramebuffer);
+  glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+  glClear(GL_DEPTH_BUFFER_BIT);
+  glEnable(GL_DEPTH_TEST);
+  glDisable(GL_CULL_FACE);  // open cylinders and one-sided quads still cast from both sides
+  glEnable(GL_POLYGON_OFFSET_FILL);
+  glPolygonOffset(1.5f, 3.0f);
+  const GLuint program = programs[kShadowProgram].id();
+  glUseProgram(program);
+  setMatrix(glGetUniformLocation(program, "uLightViewProjection"), lightViewProjection);
+  // Planes are huge receivers; they would only waste fill rate here.
+  drawInstances(program, false);
+  glDisable(GL_POLYGON_OFFSET_FILL);
+  return ShadowFrame{lightViewProjection, 2.0 * radius / kShadowMapSize, depthRange};
+}
+
+void Renderer::Impl::drawBackground(const Eigen::Matrix4f& viewProjection) {
+  glDisable(GL_DEPTH_TEST);
+  glDepthMask(GL_FALSE);
+  const GLuint program = programs[kBackgroundProgram].id();
+  glUseProgram(program);
+  setMatrix(glGetUniformLocation(program, "uInverseViewProjection"), viewProjection.inverse());
+  setVector(glGetUniformLocation(program, "uHorizonColor"), kHorizonColor);
+  glBindVertexArray(emptyVertexArray);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glDepthMask(GL_TRUE);
+}
+
+void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& options,
+                                      const Eigen::Matrix4f& viewProjection) {
+  debugGeometry.clear();
+  world.debugDraw(debugGeometry, options.debug);
+  const auto& lines = debugGeometry.lineVertices();
+  const auto& points = debugGeometry.pointVertices();
+  if (lines.empty() && points.empty()) return;
+
+  glBindBuffer(GL_ARRAY_BUFFER, debugBuffer);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>((lines.size() + points.size()) * sizeof(DebugVertex)), nullptr,
+               GL_STREAM_DRAW);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(lines.size() * sizeof(DebugVertex)), lines.data());
+  glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(lines.size() * sizeof(DebugVertex)),
+                  static_cast<GLsizeiptr>(points.size() * sizeof(DebugVertex)), points.data());
+
+  const GLuint program = programs[kLineProgram].id();
+  glUseProgram(program);
+  setMatrix(glGetUniformLocation(program, "uViewProjection"), viewProjection);
+  const GLint alphaLocation = glGetUniformLocation(program, "uAlpha");
+  glBindVertexArray(debugVertexArray);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glDepthMask(GL_FALSE);
+  // Contacts sit between bodies, mostly hidden: draw everything faintly through the bodies, then
+  // the visible parts in full.
+  for (const bool throughBodies : {true, false}) {
+    if (throughBodies) {
+      glDisable(GL_DEPTH_TEST);
+    } else {
+      glEnable(GL_DEPTH_TEST);
+      glDepthFunc(GL_LEQUAL);
+    }
+    glUniform1f(alphaLocation, throughBodies ? 0.35f : 1.0f);
+    if (!lines.empty()) glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines.size()));
+    if (!points.empty()) glDrawArrays(GL_POINTS, static_cast<GLint>(lines.size()), static_cast<GLsizei>(points.size()));
+  }
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_PROGRAM_POINT_SIZE);
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+}
+
+Renderer::Renderer(std::string shaderDirectory) : impl_(std::make_unique<Impl>()) {
+  impl_->shaderDirectory = std::move(shaderDirectory);
+  glGetIntegerv(GL_MAX_SAMPLES, &impl_->maxSamples);
+  impl_->createMeshes();
+  impl_->createShadowMap();
+  reloadShaders();
+}
+
+Renderer::~Renderer() {
+  impl_->deleteTargets();
+  for (const MeshBuffers& mesh : impl_->meshes) {
+    const GLuint buffers[] = {mesh.vertexBuffer, mesh.indexBuffer, mesh.instanceBuffer};
+    glDeleteBuffers(3, buffers);
+    glDeleteVertexArrays(1, &mesh.vertexArray);
+  }
+  glDeleteBuffers(1, &impl_->debugBuffer);
+  const GLuint vertexArrays[] = {impl_->debugVertexArray, impl_->emptyVertexArray};
+  glDeleteVertexArrays(2, vertexArrays);
+  glDeleteFramebuffers(1, &impl_->shadowFramebuffer);
+  glDeleteTextures(1, &impl_->shadowTexture);
+}
+
+std::optional<std::string> Renderer::reloadShaders() {
+  // All or nothing: a half-updated set could pair programs that no longer agree.
+  std::array<GlProgram, kProgramCount> loaded;
+  for (int i = 0; i < kProgramCount; ++i) {
+    if (auto error = buildProgramFromFiles(impl_->shaderDirectory, kShaderProgramNames[i], loaded[i])) {
+      impl_->shaderError = std::move(error);
+      return impl_->shaderError;
+    }
+  }
+  impl_->programs = std::move(loaded);
+  impl_->shaderError.reset();
+  return std::nullopt;
+}
+
+const std::optional<std::string>& Renderer::shaderError() const { return impl_->shaderError; }
+
+const std::string& Renderer::shaderDirectory() const { return impl_->shaderDirectory; }
+
+void Renderer::render(const World& world, const OrbitCamera& camera, const RenderOptions& options, int width,
+                      int height) {
+  Impl& r = *impl_;
+  const int requestedSamples = std::min(options.msaaSamples, static_cast<int>(r.maxSamples));
+  r.resizeTargets(std::max(width, 1), std::max(height, 1), requestedSamples > 1 ? requestedSamples : 0);
+  const GLuint target = r.multisampleFramebuffer != 0 ? r.multisampleFramebuffer : r.imageFramebuffer;
+
+  const bool havePrograms = static_cast<bool>(r.programs[kBodyProgram]);
+  std::optional<Impl::ShadowFrame> shadow;
+  if (havePrograms) {
+    buildInstances(world.bodies(), options.selectedBody, r.instances);
+    if (const std::optional<Instance> floor = floorInstance(world.bodies())) r.instances[MeshKind::Quad].push_back(*floor);
+    r.uploadInstances();
+    if (options.shadows) shadow = r.drawShadowMap(world.bodies());
+  }
+
+  glBindFramebuffer(GL_FRAMEBUFFER, target);
+  glViewport(0, 0, r.width, r.height);
+  glClearColor(0.80f, 0.83f, 0.87f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (havePrograms) {
+    const Eigen::Matrix4f viewProjection =
+        camera.projectionMatrix(static_cast<double>(r.width) / r.height) * camera.viewMatrix();
+    r.drawBackground(viewProjection);
+    const GLuint body = r.programs[kBodyProgram].id();
+    glUseProgram(body);
+    setMatrix(glGetUniformLocation(body, "uViewProjection"), viewProjection);
+    setMatrix(glGetUniformLocation(body, "uLightViewProjection"),
+              shadow ? shadow->lightViewProjection : Eigen::Matrix4f::Identity());
+    setVector(glGetUniformLocation(body, "uLightDirection"), kLightDirection);
+    setVector(glGetUniformLocation(body, "uEye"), camera.eye());
+    glUniform1i(glGetUniformLocation(body, "uShadows"), shadow ? 1 : 0);
+    if (shadow) {
+      // A few texels: the 3x3 PCF footprint (taps 1.5 texels apart) on surfaces up to ~60 degrees from the light.
+      glUniform1f(glGetUniformLocation(body, "uShadowNormalOffset"), static_cast<float>(kNormalOffsetTexels * shadow->texelMetres));
+      glUniform1f(glGetUniformLocation(body, "uShadowDepthBias"),
+                  static_cast<float>(kDepthBiasTexels * shadow->texelMetres / shadow->depthRange));
+    }
+    glUniform1i(glGetUniformLocation(body, "uGrid"), options.groundGrid ? 1 : 0);
+    glUniform1f(glGetUniformLocation(body, "uShadowTexel"), 1.0f / kShadowMapSize);
+    setVector(glGetUniformLocation(body, "uHorizonColor"), kHorizonColor);
+    const auto [fogStart, fogEnd] = fogRange(world.bodies(), camera);
+    glUniform2f(glGetUniformLocation(body, "uFogRange"), static_cast<float>(fogStart), static_cast<float>(fogEnd));
+    glUniform1i(glGetUniformLocation(body, "uShadowMap"), 0);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, r.shadowTexture);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    r.drawInstances(body, true);
+    glDisable(GL_CULL_FACE);
+
+    if (options.debugOverlay) r.drawDebugOverlay(world, options, viewProjection);
+  }
+
+  if (r.multisampleFramebuffer != 0) {
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, r.multisampleFramebuffer);
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, r.imageFramebuffer);
+    glBlitFramebuffer(0, 0, r.width, r.height, 0, 0, r.width, r.height, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+  }
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+  glUseProgram(0);
+}
+
+void Renderer::presentToScreen(int framebufferWidth, int framebufferHeight) {
+  if (impl_->imageFramebuffer == 0 || framebufferWidth <= 0 || framebufferHeight <= 0) return;
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, impl_->imageFramebuffer);
+  glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0);
+  glBlitFramebuffer(0, 0, impl_->width, impl_->height, 0, 0, framebufferWidth, framebufferHeight, GL_COLOR_BUFFER_BIT,
+                    GL_LINEAR);
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
+
+void Renderer::readPixels(std::vector<std::uint8_t>& rgb) const {
+  const int w = impl_->width;
+  const int h = impl_->height;
+  rgb.assign(static_cast<std::size_t>(w) * h * 3, 0);
+  if (impl_->imageFramebuffer == 0) return;
+  std::vector<std::uint8_t> bottomUp(rgb.size());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, impl_->imageFramebuffer);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, bottomUp.data());
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+  const std::size_t rowBytes = static_cast<std::size_t>(w) * 3;
+  for (int row = 0; row < h; ++row)
+    std::memcpy(rgb.data() + static_cast<std::size_t>(row) * rowBytes,
+                bottomUp.data() + static_cast<std::size_t>(h - 1 - row) * rowBytes, rowBytes);
+}
+
+int Renderer::width() const { return impl_->width; }
+
+int Renderer::height() const { return impl_->height; }
+
+}  // namespace contactlab::render

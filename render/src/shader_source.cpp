@@ -1,0 +1,22 @@
+#include "contactlab/render/shader_source.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace contactlab::render {
+
+std::optional<std::string> readShaderSource(const std::string& path, std::string& source) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return path + ": cannot open file";
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return path + ": cannot open file";
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (file.bad()) return path + ": read error";
+  if (text.str().find_first_not_of(" \t\r\n") == std::string::npos) return path + ": file is empty";
+  source = text.str();
+  return std::nullopt;
+}
+
+}  // namespace contactlab::render

@@ -1,0 +1,83 @@
+#version 330 core
+// Lambert + hemispheric ambient + soft Blinn-Phong specular in linear light, a 3x3 PCF shadow
+// map, a 1 m grid on static surfaces, and a glow for the selected body.
+in vec3 vWorldPosition;
+in vec3 vNormal;
+in vec3 vColor;
+flat in float vStyle;  // 0 dynamic, 1 selected, 2 static
+
+uniform vec3 uLightDirection;  // unit, towards the light
+uniform vec3 uEye;
+uniform mat4 uLightViewProjection;
+uniform sampler2DShadow uShadowMap;
+uniform float uShadowTexel;        // one shadow-map texel in texture coordinates
+uniform float uShadowNormalOffset; // metres along the normal
+uniform float uShadowDepthBias;    // in the shadow map's depth units
+uniform int uShadows;
+uniform int uGrid;
+uniform vec3 uHorizonColor;  // sRGB, the sky's colour at the horizon
+uniform vec2 uFogRange;      // distances from the eye where the fog starts and is complete
+
+out vec4 fragColor;
+
+const vec3 kLightColor = vec3(1.0, 0.96, 0.90) * 1.9;
+const vec3 kSkyAmbient = vec3(0.34, 0.37, 0.43);
+const vec3 kGroundAmbient = vec3(0.17, 0.16, 0.15);
+
+vec3 toLinear(vec3 c) { return pow(c, vec3(2.2)); }
+
+float lightVisibility(vec3 position, vec3 normal, float facing) {
+  if (uShadows == 0) return 1.0;
+  // Depth varies faster across the PCF footprint on surfaces at a grazing angle to the light.
+  float slope = min(sqrt(max(1.0 - facing * facing, 0.0)) / max(facing, 1e-3), 4.0);
+  float depthBias = uShadowDepthBias * (1.0 + slope);
+  // Offset along the normal and in depth by a few texels' worth (the PCF footprint) to keep lit
+  // surfaces free of acne.
+  vec4 light = uLightViewProjection * vec4(position + normal * uShadowNormalOffset, 1.0);
+  vec3 p = light.xyz / light.w * 0.5 + 0.5;
+  if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
+  float visible = 0.0;
+  for (int i = -1; i <= 1; ++i)
+    for (int j = -1; j <= 1; ++j) visible += texture(uShadowMap, vec3(p.xy + vec2(i, j) * uShadowTexel * 1.5, p.z - depthBias));
+  return visible / 9.0;
+}
+
+// Coverage of 1 m grid lines on the plane facing the normal's dominant axis, anti-aliased with
+// screen-space derivatives and faded where the lines get denser than the pixels.
+float gridCoverage(vec3 position, vec3 normal) {
+  vec3 a = abs(normal);
+  vec2 uv = (a.z >= a.x && a.z >= a.y) ? position.xy : (a.x >= a.y ? position.yz : position.xz);
+  vec2 width = max(fwidth(uv), vec2(1e-6));
+  vec2 distanceInPixels = abs(fract(uv - 0.5) - 0.5) / width;
+  float line = 1.0 - min(min(distanceInPixels.x, distanceInPixels.y), 1.0);
+  float density = max(width.x, width.y);
+  return line * (1.0 - smoothstep(0.08, 0.35, density));
+}
+
+void main() {
+  vec3 normal = normalize(vNormal);
+  vec3 toEye = normalize(uEye - vWorldPosition);
+  bool isStatic = vStyle > 1.5;
+  bool isSelected = vStyle > 0.5 && !isStatic;
+
+  vec3 albedo = toLinear(vColor);
+  if (isStatic && uGrid != 0) albedo = mix(albedo, toLinear(vec3(0.30, 0.32, 0.35)), 0.75 * gridCoverage(vWorldPosition, normal));
+
+  float facing = dot(normal, uLightDirection);
+  // Surfaces turned away from the light are unlit anyway: skip the nine shadow-map taps.
+  float visibility = facing > 0.0 ? lightVisibility(vWorldPosition, normal, facing) : 0.0;
+  float diffuse = max(facing, 0.0) * visibility;
+  vec3 ambient = mix(kGroundAmbient, kSkyAmbient, 0.5 + 0.5 * normal.z);
+  vec3 halfway = normalize(uLightDirection + toEye);
+  float specular = pow(max(dot(normal, halfway), 0.0), 40.0) * (isStatic ? 0.05 : 0.25) * visibility;
+
+  vec3 color = albedo * (ambient + kLightColor * diffuse) + kLightColor * specular;
+  if (isSelected) {
+    float rim = pow(1.0 - max(dot(normal, toEye), 0.0), 2.0);
+    color += vec3(1.0, 0.75, 0.25) * (0.15 + 0.9 * rim);
+  }
+  // Soft roll-off instead of hard clipping of the brightest highlights.
+  color = color / (1.0 + 0.15 * color);
+  float fog = smoothstep(uFogRange.x, uFogRange.y, length(uEye - vWorldPosition));
+  fragColor = vec4(mix(pow(color, vec3(1.0 / 2.2)), uHorizonColor, fog), 1.0);
+}

@@ -1,0 +1,159 @@
+#include "contactlab/render/instances.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "contactlab/render/bounds.h"
+#include "contactlab/render/debug_geometry.h"
+
+namespace contactlab::render {
+namespace {
+
+Body makeBody(Shape shape, const Vec3& position, MotionType motion = MotionType::Dynamic,
+              const Quat& orientation = Quat::Identity()) {
+  Body body;
+  body.shape = std::move(shape);
+  body.position = position;
+  body.orientation = orientation;
+  body.motion = motion;
+  return body;
+}
+
+Vec3 transformPoint(const Instance& instance, const Vec3& point) {
+  const Eigen::Map<const Eigen::Matrix4f> model(instance.model.data());
+  const Eigen::Vector4f p = model * Eigen::Vector4f(point.x(), point.y(), point.z(), 1.0f);
+  return p.head<3>().cast<double>();
+}
+
+TEST(Instances, BoxInstanceMapsTheUnitCubeOntoTheBody) {
+  const Quat turn(Eigen::AngleAxisd(0.3, Vec3(1, 2, 3).normalized()));
+  const std::vector<Body> bodies = {makeBody(BoxShape{Vec3(1, 2, 3)}, Vec3(4, 5, 6), MotionType::Dynamic, turn)};
+  InstanceBatches batches;
+  buildInstances(bodies, -1, batches);
+  ASSERT_EQ(batches[MeshKind::Box].size(), 1u);
+  const Vec3 corner = transformPoint(batches[MeshKind::Box][0], Vec3(1, 1, 1));
+  EXPECT_TRUE(corner.isApprox(Vec3(4, 5, 6) + turn * Vec3(1, 2, 3), 1e-5));
+  EXPECT_EQ(batches[MeshKind::Box][0].style, static_cast<float>(SurfaceStyle::Dynamic));
+}
+
+TEST(Instances, CapsuleIsACylinderAndTwoEndSpheres) {
+  const std::vector<Body> bodies = {makeBody(CapsuleShape{0.2, 0.7}, Vec3(0, 0, 1))};
+  InstanceBatches batches;
+  buildInstances(bodies, -1, batches);
+  ASSERT_EQ(batches[MeshKind::Cylinder].size(), 1u);
+  ASSERT_EQ(batches[MeshKind::Sphere].size(), 2u);
+  EXPECT_TRUE(transformPoint(batches[MeshKind::Cylinder][0], Vec3(1, 0, 1)).isApprox(Vec3(0.2, 0, 1.7), 1e-6));
+  EXPECT_TRUE(transformPoint(batches[MeshKind::Sphere][0], Vec3(0, 0, -1)).isApprox(Vec3(0, 0, 0.1), 1e-6));
+  EXPECT_TRUE(transformPoint(batches[MeshKind::Sphere][1], Vec3(0, 0, 1)).isApprox(Vec3(0, 0, 1.9), 1e-6));
+}
+
+TEST(Instances, PlaneIsALargeQuadOnItsSurfaceFacingItsNormal) {
+  const Vec3 normal = Vec3(0, 1, 1).normalized();
+  const std::vector<Body> bodies = {makeBody(PlaneShape{normal, 2.0}, Vec3::Zero(), MotionType::Static)};
+  InstanceBatches batches;
+  buildInstances(bodies, -1, batches);
+  ASSERT_EQ(batches[MeshKind::Quad].size(), 1u);
+  const Instance& quad = batches[MeshKind::Quad][0];
+  EXPECT_TRUE(transformPoint(quad, Vec3::Zero()).isApprox(2.0 * normal, 1e-6));
+  const Vec3 corner = transformPoint(quad, Vec3(1, 1, 0));
+  EXPECT_NEAR(corner.dot(normal), 2.0, 1e-4);
+  EXPECT_NEAR((corner - 2.0 * normal).norm(), kPlaneHalfSize * std::sqrt(2.0), 1e-3);
+  EXPECT_EQ(quad.style, static_cast<float>(SurfaceStyle::Static));
+  EXPECT_FALSE(floorInstance(bodies));  // the plane is the ground already
+}
+
+TEST(Instances, SelectedDynamicBodyIsHighlightedAndNonFiniteBodiesAreSkipped) {
+  std::vector<Body> bodies = {makeBody(SphereShape{0.5}, Vec3::Zero()), makeBody(SphereShape{0.5}, Vec3(2, 0, 0)),
+                              makeBody(SphereShape{0.5}, Vec3(4, 0, 0))};
+  bodies[2].position.z() = std::nan("");
+  InstanceBatches batches;
+  buildInstances(bodies, 1, batches);
+  ASSERT_EQ(batches[MeshKind::Sphere].size(), 2u);
+  EXPECT_EQ(batches[MeshKind::Sphere][0].style, static_cast<float>(SurfaceStyle::Dynamic));
+  EXPECT_EQ(batches[MeshKind::Sphere][1].style, static_cast<float>(SurfaceStyle::Selected));
+}
+
+TEST(Instances, ConsecutiveDynamicBodiesGetDistinctColoursAndStaticBodiesGrey) {
+  for (int i = 0; i < 50; ++i) {
+    const Color a = bodyColor(i, MotionType::Dynamic);
+    const Color b = bodyColor(i + 1, MotionType::Dynamic);
+    const double difference = std::abs(a.r - b.r) + std::abs(a.g - b.g) + std::abs(a.b - b.b);
+    EXPECT_GT(difference, 0.15) << "bodies " << i << " and " << i + 1;
+    for (const float channel : {a.r, a.g, a.b}) {
+      EXPECT_GE(channel, 0.0f);
+      EXPECT_LE(channel, 1.0f);
+    }
+  }
+  const Color grey = bodyColor(7, MotionType::Static);
+  EXPECT_EQ(grey.r, grey.g);
+  EXPECT_EQ(bodyColor(3, MotionType::Static).r, grey.r);
+}
+
+TEST(Instances, FloorSitsJustBelowTheTopOfAWideGroundBoxOnly) {
+  std::vector<Body> bodies = {makeBody(BoxShape{Vec3(20, 20, 0.5)}, Vec3(1, 2, -0.5), MotionType::Static),
+                              makeBody(BoxShape{Vec3(0.5, 0.5, 0.5)}, Vec3(0, 0, 3), MotionType::Static),
+                              makeBody(SphereShape{0.5}, Vec3(0, 0, 0.5))};
+  const std::optional<Instance> floor = floorInstance(bodies);
+  ASSERT_TRUE(floor);
+  const Vec3 centre = transformPoint(*floor, Vec3::Zero());
+  EXPECT_NEAR(centre.z(), 0.0, 2e-3);
+  EXPECT_LT(centre.z(), 0.0);
+  EXPECT_NEAR(transformPoint(*floor, Vec3(1, 0, 0)).x() - centre.x(), kPlaneHalfSize, 1e-3);
+  bodies.erase(bodies.begin());  // only a 1 m pedestal left: not a ground
+  EXPECT_FALSE(floorInstance(bodies));
+}
+
+TEST(Bounds, ShapesOfEveryKindAndFramingPrefersDynamicBodies) {
+  const Quat tilt(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()));  // capsule axis z -> -y
+  const auto capsule = shapeBounds(CapsuleShape{0.1, 1.0}, Vec3(0, 0, 1), tilt);
+  ASSERT_TRUE(capsule);
+  EXPECT_TRUE(capsule->lower.isApprox(Vec3(-0.1, -1.1, 0.9), 1e-12));
+  EXPECT_TRUE(capsule->upper.isApprox(Vec3(0.1, 1.1, 1.1), 1e-12));
+  const Quat spin(Eigen::AngleAxisd(M_PI / 4, Vec3::UnitZ()));
+  const auto box = shapeBounds(BoxShape{Vec3(1, 1, 1)}, Vec3::Zero(), spin);
+  ASSERT_TRUE(box);
+  EXPECT_NEAR(box->upper.x(), std::sqrt(2.0), 1e-12);
+  EXPECT_FALSE(shapeBounds(PlaneShape{}, Vec3::Zero(), Quat::Identity()));
+
+  const std::vector<Body> bodies = {makeBody(BoxShape{Vec3(30, 30, 0.5)}, Vec3(0, 0, -0.5), MotionType::Static),
+                                    makeBody(SphereShape{0.5}, Vec3(1, 1, 1))};
+  const auto framing = framingBounds(bodies);
+  ASSERT_TRUE(framing);
+  EXPECT_TRUE(framing->lower.isApprox(Vec3(0.5, 0.5, 0.5)));
+  const auto casters = shadowCasterBounds(bodies);
+  ASSERT_TRUE(casters);
+  EXPECT_TRUE(casters->upper.isApprox(Vec3(1.5, 1.5, 1.5)));  // the 60 m ground is left out
+  const auto staticOnly = framingBounds({bodies[0]});
+  ASSERT_TRUE(staticOnly);
+  EXPECT_EQ(staticOnly->size().x(), 60.0);
+  EXPECT_FALSE(framingBounds({}));
+}
+
+TEST(DebugGeometry, AabbIsTwelveAxisAlignedEdgesAndNonFiniteInputIsDropped) {
+  DebugGeometry geometry;
+  geometry.drawAabb(Vec3(0, 0, 0), Vec3(1, 2, 3), Color{1, 0, 0, 1});
+  const auto& lines = geometry.lineVertices();
+  ASSERT_EQ(lines.size(), 24u);
+  double totalLength = 0.0;
+  for (std::size_t i = 0; i < lines.size(); i += 2) {
+    const Vec3 a(lines[i].position[0], lines[i].position[1], lines[i].position[2]);
+    const Vec3 b(lines[i + 1].position[0], lines[i + 1].position[1], lines[i + 1].position[2]);
+    EXPECT_EQ(((a - b).array() != 0.0).count(), 1) << "edge " << i / 2 << " is not along one axis";
+    totalLength += (a - b).norm();
+  }
+  EXPECT_DOUBLE_EQ(totalLength, 4.0 * (1 + 2 + 3));
+
+  geometry.drawPoint(Vec3(1, 2, 3), 6.0f, Color{0, 1, 0, 1});
+  geometry.drawPoint(Vec3(std::nan(""), 0, 0), 6.0f, Color{});
+  geometry.drawSegment(Vec3::Zero(), Vec3(INFINITY, 0, 0), Color{});
+  ASSERT_EQ(geometry.pointVertices().size(), 1u);
+  EXPECT_EQ(geometry.pointVertices()[0].sizePixels, 6.0f);
+  EXPECT_EQ(geometry.lineVertices().size(), 24u);
+  geometry.clear();
+  EXPECT_TRUE(geometry.lineVertices().empty());
+  EXPECT_TRUE(geometry.pointVertices().empty());
+}
+
+}  // namespace
+}  // namespace contactlab::render

@@ -1,0 +1,91 @@
+#include "contactlab/render/picking.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace contactlab::render {
+namespace {
+
+Body makeBody(Shape shape, const Vec3& position, MotionType motion = MotionType::Dynamic,
+              const Quat& orientation = Quat::Identity()) {
+  Body body;
+  body.shape = std::move(shape);
+  body.position = position;
+  body.orientation = orientation;
+  body.motion = motion;
+  return body;
+}
+
+TEST(Picking, SphereIsHitWhereTheRayMeetsItsSurface) {
+  // From (0,-10,0.3) along +y into a sphere of radius 0.5 at the origin: enters at y = -sqrt(0.25-0.09) = -0.4.
+  const std::vector<Body> bodies = {makeBody(SphereShape{0.5}, Vec3::Zero())};
+  const auto hit = pickBody(bodies, Ray{Vec3(0, -10, 0.3), Vec3::UnitY()});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->body, 0);
+  EXPECT_NEAR(hit->distance, 9.6, 1e-12);
+  EXPECT_TRUE(hit->point.isApprox(Vec3(0, -0.4, 0.3), 1e-12));
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -10, 0.6), Vec3::UnitY()}));
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -10, 0.0), -Vec3::UnitY()}));  // pointing away
+}
+
+TEST(Picking, RotatedBoxIsHitOnItsTurnedFace) {
+  // A 2 x 1 x 1 box turned 90 degrees about z: its long side now lies along y, half length 1.
+  const Quat quarterTurn(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()));
+  const std::vector<Body> bodies = {makeBody(BoxShape{Vec3(1.0, 0.5, 0.5)}, Vec3(3, 0, 0), MotionType::Dynamic, quarterTurn)};
+  const auto alongY = pickBody(bodies, Ray{Vec3(3, -5, 0), Vec3::UnitY()});
+  ASSERT_TRUE(alongY);
+  EXPECT_NEAR(alongY->point.y(), -1.0, 1e-12);
+  const auto alongX = pickBody(bodies, Ray{Vec3(0, 0.9, 0.4), Vec3::UnitX()});
+  ASSERT_TRUE(alongX);
+  EXPECT_NEAR(alongX->point.x(), 2.5, 1e-12);
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, 1.1, 0), Vec3::UnitX()}));
+}
+
+TEST(Picking, CapsuleIsHitOnItsSideAndOnItsRoundedEnds) {
+  // Radius 0.2, axis from z = -0.5 to 0.5 at the origin.
+  const std::vector<Body> bodies = {makeBody(CapsuleShape{0.2, 0.5}, Vec3::Zero())};
+  const auto side = pickBody(bodies, Ray{Vec3(-4, 0, 0.3), Vec3::UnitX()});
+  ASSERT_TRUE(side);
+  EXPECT_NEAR(side->point.x(), -0.2, 1e-12);
+  const auto top = pickBody(bodies, Ray{Vec3(0, 0, 5), -Vec3::UnitZ()});
+  ASSERT_TRUE(top);
+  EXPECT_NEAR(top->point.z(), 0.7, 1e-12);
+  // Past the cylinder's end, 0.1 off the axis in x and z: only the end sphere, at y = -sqrt(0.04 - 0.02).
+  const auto cap = pickBody(bodies, Ray{Vec3(0.1, -4, 0.6), Vec3::UnitY()});
+  ASSERT_TRUE(cap);
+  EXPECT_NEAR(cap->point.y(), -std::sqrt(0.02), 1e-12);
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -4, 0.71), Vec3::UnitY()}));
+}
+
+TEST(Picking, NearestDynamicBodyWinsAndStaticBodiesAndPlanesAreNotPickable) {
+  const std::vector<Body> bodies = {
+      makeBody(BoxShape{Vec3(5, 5, 0.5)}, Vec3(0, 0, -0.5), MotionType::Static),
+      makeBody(PlaneShape{Vec3::UnitZ(), 0.0}, Vec3::Zero(), MotionType::Static),
+      makeBody(SphereShape{0.5}, Vec3(0, 0, 1)),
+      makeBody(SphereShape{0.5}, Vec3(0, 0, 3)),
+      makeBody(SphereShape{0.5}, Vec3(0, 0, 5), MotionType::Kinematic),
+  };
+  const auto hit = pickBody(bodies, Ray{Vec3(0, 0, 10), -Vec3::UnitZ()});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->body, 3);
+  EXPECT_NEAR(hit->distance, 6.5, 1e-12);
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(3, 3, 10), -Vec3::UnitZ()}));  // only the static ground there
+}
+
+TEST(Picking, RayStartingInsideABodyHitsItAtDistanceZero) {
+  const std::vector<Body> bodies = {makeBody(BoxShape{Vec3(1, 1, 1)}, Vec3::Zero())};
+  const auto hit = pickBody(bodies, Ray{Vec3(0.2, 0.1, 0), Vec3::UnitX()});
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->distance, 0.0);
+}
+
+TEST(Picking, NonFiniteRaysAndBodiesAreIgnored) {
+  std::vector<Body> bodies = {makeBody(SphereShape{0.5}, Vec3::Zero())};
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -5, std::nan("")), Vec3::UnitY()}));
+  bodies[0].position.x() = std::nan("");
+  EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -5, 0), Vec3::UnitY()}));
+}
+
+}  // namespace
+}  // namespace contactlab::render

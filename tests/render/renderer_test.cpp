@@ -1,0 +1,174 @@
+#include "contactlab/render/renderer.h"
+
+#include <epoxy/gl.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "contactlab/render/bounds.h"
+#include "render/headless_gl_context.h"
+
+namespace contactlab::render {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kWidth = 320;
+constexpr int kHeight = 180;
+
+class RendererTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(context_.ok()) << context_.error(); }
+
+  static World settledTower() {
+    World world(buildBuiltinScene("tower", {}, 1));
+    for (int i = 0; i < 5; ++i) world.step();
+    return world;
+  }
+
+  static OrbitCamera framing(const World& world) {
+    OrbitCamera camera;
+    const auto bounds = framingBounds(world.bodies());
+    camera.fit(bounds->lower, bounds->upper);
+    return camera;
+  }
+
+  static std::vector<std::uint8_t> draw(Renderer& renderer, const World& world, const RenderOptions& options = {}) {
+    renderer.render(world, framing(world), options, kWidth, kHeight);
+    std::vector<std::uint8_t> rgb;
+    renderer.readPixels(rgb);
+    return rgb;
+  }
+
+  // A copy of the shipped shaders that a test may break.
+  static fs::path copyOfShaders(const std::string& name) {
+    const fs::path directory = fs::temp_directory_path() / ("contactlab_shaders_" + name);
+    fs::remove_all(directory);
+    fs::copy(CONTACTLAB_SHADER_DIR, directory);
+    return directory;
+  }
+
+  testing::HeadlessGlContext context_;
+};
+
+double luminanceVariance(const std::vector<std::uint8_t>& rgb) {
+  double sum = 0.0, squares = 0.0;
+  const std::size_t pixels = rgb.size() / 3;
+  for (std::size_t i = 0; i < pixels; ++i) {
+    const double y = 0.2126 * rgb[3 * i] + 0.7152 * rgb[3 * i + 1] + 0.0722 * rgb[3 * i + 2];
+    sum += y;
+    squares += y * y;
+  }
+  const double mean = sum / pixels;
+  return squares / pixels - mean * mean;
+}
+
+std::array<int, 3> pixelAt(const std::vector<std::uint8_t>& rgb, int x, int y) {
+  const std::size_t i = 3 * (static_cast<std::size_t>(y) * kWidth + x);
+  return {rgb[i], rgb[i + 1], rgb[i + 2]};
+}
+
+TEST_F(RendererTest, ShippedShadersLoadAndTheTowerIsDrawnOverSkyAndGround) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  ASSERT_FALSE(renderer.shaderError()) << *renderer.shaderError();
+  const World world = settledTower();
+  const auto rgb = draw(renderer, world);
+  ASSERT_EQ(rgb.size(), static_cast<std::size_t>(kWidth * kHeight * 3));
+  EXPECT_EQ(renderer.width(), kWidth);
+  EXPECT_EQ(renderer.height(), kHeight);
+  EXPECT_GT(luminanceVariance(rgb), 100.0);
+  // Rows run top to bottom: the top row is sky (bluish grey), the bottom row ground (neutral), and
+  // the centre a coloured brick, unlike either.
+  const auto sky = pixelAt(rgb, 5, 0);
+  const auto ground = pixelAt(rgb, 5, kHeight - 1);
+  const auto centre = pixelAt(rgb, kWidth / 2, kHeight / 2);
+  EXPECT_GT(sky[2], sky[0]) << "sky should be bluish";
+  EXPECT_NE(sky, ground);
+  const auto spread = [](const std::array<int, 3>& c) { return std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]}); };
+  EXPECT_GT(spread(centre), 40) << "the tower's bricks are saturated colours";
+  EXPECT_LT(spread(ground), 20) << "the ground is grey";
+}
+
+TEST_F(RendererTest, OptionsChangeThePicture) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  const World world = settledTower();
+  RenderOptions plain;
+  plain.debugOverlay = false;
+  const auto base = draw(renderer, world, plain);
+  RenderOptions overlay = plain;
+  overlay.debugOverlay = true;
+  overlay.debug.boundingBoxes = true;
+  EXPECT_NE(draw(renderer, world, overlay), base);
+  RenderOptions selected = plain;
+  selected.selectedBody = 40;
+  EXPECT_NE(draw(renderer, world, selected), base);
+  RenderOptions noShadows = plain;
+  noShadows.shadows = false;
+  EXPECT_NE(draw(renderer, world, noShadows), base);
+  RenderOptions noGrid = plain;
+  noGrid.groundGrid = false;
+  EXPECT_NE(draw(renderer, world, noGrid), base);
+  EXPECT_EQ(draw(renderer, world, plain), base) << "rendering is deterministic";
+}
+
+TEST_F(RendererTest, ResizesItsImageOnDemand) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  const World world = settledTower();
+  renderer.render(world, OrbitCamera(), {}, 64, 48);
+  std::vector<std::uint8_t> rgb;
+  renderer.readPixels(rgb);
+  EXPECT_EQ(rgb.size(), 64u * 48u * 3u);
+  renderer.render(world, OrbitCamera(), {}, 0, -5);
+  EXPECT_EQ(renderer.width(), 1);
+  EXPECT_EQ(renderer.height(), 1);
+}
+
+TEST_F(RendererTest, BrokenShaderReportsFileAndLogAndKeepsThePreviousPrograms) {
+  const fs::path shaders = copyOfShaders("broken");
+  Renderer renderer(shaders.string());
+  ASSERT_FALSE(renderer.shaderError());
+  const World world = settledTower();
+  const auto before = draw(renderer, world);
+
+  const std::string fragment = (shaders / "body.frag").string();
+  std::ofstream(fragment) << "#version 330 core\nout vec4 c;\nvoid main() { c = undefinedThing; }\n";
+  const auto error = renderer.reloadShaders();
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->rfind(fragment + ": compile error: ", 0), 0u) << *error;
+  EXPECT_NE(error->find("undefinedThing"), std::string::npos) << "the driver's log names the culprit: " << *error;
+  EXPECT_EQ(renderer.shaderError(), error);
+  EXPECT_EQ(draw(renderer, world), before) << "the previous programs stay in use";
+
+  fs::remove(shaders / "body.vert");
+  const auto missing = renderer.reloadShaders();
+  ASSERT_TRUE(missing);
+  EXPECT_EQ(*missing, (shaders / "body.vert").string() + ": cannot open file");
+
+  fs::copy(fs::path(CONTACTLAB_SHADER_DIR) / "body.vert", shaders / "body.vert");
+  fs::copy(fs::path(CONTACTLAB_SHADER_DIR) / "body.frag", shaders / "body.frag", fs::copy_options::overwrite_existing);
+  EXPECT_FALSE(renderer.reloadShaders());
+  EXPECT_FALSE(renderer.shaderError());
+}
+
+TEST_F(RendererTest, LinkErrorNamesBothFiles) {
+  const fs::path shaders = copyOfShaders("link");
+  // Compiles, but a program needs a main() in every stage.
+  std::ofstream(shaders / "line.frag") << "#version 330 core\nout vec4 c;\nvoid helper() { c = vec4(1.0); }\n";
+  Renderer renderer(shaders.string());
+  ASSERT_TRUE(renderer.shaderError());
+  EXPECT_NE(renderer.shaderError()->find("line.vert + "), std::string::npos) << *renderer.shaderError();
+  EXPECT_NE(renderer.shaderError()->find("line.frag: link error: "), std::string::npos) << *renderer.shaderError();
+}
+
+TEST_F(RendererTest, WithoutShadersItOnlyClears) {
+  Renderer renderer((fs::temp_directory_path() / "contactlab_no_such_shader_dir").string());
+  ASSERT_TRUE(renderer.shaderError());
+  EXPECT_NE(renderer.shaderError()->find("body.vert: cannot open file"), std::string::npos);
+  const auto rgb = draw(renderer, settledTower());
+  for (int y = 0; y < kHeight; y += 7)
+    for (int x = 0; x < kWidth; x += 7) ASSERT_EQ(pixelAt(rgb, x, y), pixelAt(rgb, 0, 0)) << "at " << x << ", " << y;
+}
+
+}  // namespace
+}  // namespace contactlab::render

@@ -1,0 +1,63 @@
+#include "contactlab/render/shader_source.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "contactlab/render/renderer.h"
+
+namespace contactlab::render {
+namespace {
+
+std::filesystem::path scratchDirectory(const std::string& name) {
+  const auto directory = std::filesystem::temp_directory_path() / ("contactlab_render_" + name);
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory);
+  return directory;
+}
+
+TEST(ShaderSource, MissingFileNamesThePath) {
+  const std::string path = (scratchDirectory("missing") / "body.vert").string();
+  std::string source = "untouched";
+  const auto error = readShaderSource(path, source);
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error, path + ": cannot open file");
+  EXPECT_EQ(source, "untouched");
+}
+
+TEST(ShaderSource, DirectoryAndEmptyFileAreErrors) {
+  const auto directory = scratchDirectory("empty");
+  std::string source;
+  const auto directoryError = readShaderSource(directory.string(), source);
+  ASSERT_TRUE(directoryError);
+  EXPECT_NE(directoryError->find("cannot open file"), std::string::npos);
+  const std::string path = (directory / "line.frag").string();
+  std::ofstream(path) << "  \n\n";
+  const auto emptyError = readShaderSource(path, source);
+  ASSERT_TRUE(emptyError);
+  EXPECT_EQ(*emptyError, path + ": file is empty");
+}
+
+TEST(ShaderSource, ReadsTheFileVerbatim) {
+  const std::string path = (scratchDirectory("verbatim") / "x.frag").string();
+  const std::string text = "#version 330 core\nvoid main() {}\n";
+  std::ofstream(path) << text;
+  std::string source;
+  EXPECT_FALSE(readShaderSource(path, source));
+  EXPECT_EQ(source, text);
+}
+
+TEST(ShaderSource, EveryProgramTheRendererLoadsHasBothStagesInTheSourceTree) {
+  for (const char* name : kShaderProgramNames) {
+    for (const char* stage : {".vert", ".frag"}) {
+      std::string source;
+      const auto error = readShaderSource(std::string(CONTACTLAB_SHADER_DIR) + "/" + name + stage, source);
+      EXPECT_FALSE(error) << *error;
+      EXPECT_EQ(source.rfind("#version 330 core", 0), 0u) << name << stage;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace contactlab::render
