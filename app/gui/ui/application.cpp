@@ -7,7 +7,9 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <atomic>
 #include <cmath>
+#include <csignal>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -34,6 +36,10 @@ std::string timestampedName(const std::string& stem, const std::string& extensio
 int periodsSince(double start, double time, double fps) {
   return static_cast<int>(std::floor((time - start) * fps + 1e-6));
 }
+
+// Ctrl+C or a polite kill closes the window normally, so the settings are still saved.
+std::atomic<bool> stopRequested{false};
+void requestStop(int) { stopRequested = true; }
 
 void printGlfwError(int code, const char* description) {
   std::cerr << "contactlab: GLFW error " << code << ": " << description << '\n';
@@ -122,14 +128,26 @@ void Application::reportStatus(std::string message) { statusMessage_ = std::move
 
 std::optional<std::string> Application::loadScene(const SceneSource& source) {
   if (auto error = session_.load(source)) return error;
+  onSceneLoaded();
+  return std::nullopt;
+}
+
+void Application::resetScene() {
+  if (auto error = session_.reload()) {
+    reportError(*error);
+  } else {
+    onSceneLoaded();
+  }
+}
+
+void Application::onSceneLoaded() {
   drag_.end();
   viewOptions_.selectedBody = -1;
-  settings_.source = source;
+  settings_.source = session_.source();
   friction_ = session_.frictionDefaults();
   // A recording goes on across a load: its clock restarts at the new world's time.
   if (recorder_.recording())
     recordStartTime_ = session_.world().time() - recorder_.framesWritten() / recordFps_;
-  return std::nullopt;
 }
 
 void Application::fitCamera() {
@@ -173,7 +191,8 @@ void Application::applyStartupSettings() {
   if (commandLine_.solver) solver.solver = *commandLine_.solver;
   if (commandLine_.rFactor) solver.rFactor = *commandLine_.rFactor;
   if (auto error = session_.setSolverSettings(solver)) {
-    reportError("solver settings from " + settingsPath_ + ": " + *error + "; using the defaults");
+    reportError(*error + " (from " + (commandLine_.solver ? "--solver" : "settings " + settingsPath_) +
+                "); using the default solver settings");
     session_.setSolverSettings(SolverSettings{});
   }
   session_.pacing = settings_.pacing;
@@ -260,8 +279,10 @@ int Application::run() {
     return headlessError_ ? 1 : 0;
   }
 
+  std::signal(SIGINT, requestStop);
+  std::signal(SIGTERM, requestStop);
   auto last = std::chrono::steady_clock::now();
-  while (!glfwWindowShouldClose(window_)) {
+  while (!glfwWindowShouldClose(window_) && !stopRequested) {
     const auto now = std::chrono::steady_clock::now();
     const double wallSeconds = std::chrono::duration<double>(now - last).count();
     last = now;
@@ -400,10 +421,8 @@ void Application::handleShortcuts() {
       reloadShaders();
     } else if (ctrl) {
       toggleRecording();
-    } else if (auto error = session_.reload()) {
-      reportError(*error);
     } else {
-      loadScene(session_.source());
+      resetScene();
     }
   }
   if (ImGui::IsKeyPressed(GLFW_KEY_F9, false)) toggleRecording();

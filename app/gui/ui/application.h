@@ -43,6 +43,8 @@ class Application {
   std::string chooseShaderDirectory() const;
   void applyStartupSettings();
   std::optional<std::string> loadScene(const SceneSource& source);
+  void resetScene();  // the current source again (R); errors are reported
+  void onSceneLoaded();
   void fitCamera();
 
   // Main loop pieces.

@@ -45,7 +45,9 @@ void Application::drawControlsWindow() {
   ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
   ImGui::SetNextWindowSizeConstraints(ImVec2(kControlsWidth, 0), ImVec2(kControlsWidth, io.DisplaySize.y - 2 * kMargin));
   if (ImGui::Begin("contactlab", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::TextDisabled("F1: help and shortcuts");
+    if (ImGui::SmallButton("Help (F1)")) showHelp_ = !showHelp_;
+    ImGui::SameLine();
+    ImGui::TextDisabled("shortcuts and mouse controls");
     drawScenePanel();
     drawSimulationPanel();
     drawSolverPanel();
@@ -111,11 +113,7 @@ void Application::drawScenePanel() {
   }
   ImGui::SameLine();
   if (ImGui::Button("Reload (R)")) {
-    if (auto error = session_.reload()) {
-      reportError(*error);
-    } else {
-      loadScene(session_.source());
-    }
+    resetScene();
   }
   ImGui::PopItemWidth();
 }
@@ -132,11 +130,7 @@ void Application::drawSimulationPanel() {
   }
   ImGui::SameLine();
   if (ImGui::Button("Reset (R)")) {
-    if (auto error = session_.reload()) {
-      reportError(*error);
-    } else {
-      loadScene(session_.source());
-    }
+    resetScene();
   }
   ImGui::Text("t = %.3f s   step %d", world.time(), world.stepCount());
 

@@ -1,0 +1,152 @@
+// End-to-end: the `contactlab` app run headless under xvfb-run, as the README and CI use it.
+#include <gtest/gtest.h>
+#include <png.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunResult {
+  int exitCode = -1;
+  std::string output;  // stdout and stderr
+};
+
+bool onPath(const std::string& program) {
+  return std::system(("command -v " + program + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A fresh working directory that is also HOME and XDG_CONFIG_HOME, so no user settings leak in.
+class HeadlessAppTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "contactlab-app-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  RunResult run(const std::string& arguments, bool underXvfb = true) const {
+    const fs::path log = dir_ / "app-output.txt";
+    const std::string prefix = underXvfb ? "xvfb-run -a -s \"-screen 0 1280x720x24\" " : "";
+    const std::string command = "cd '" + dir_.string() + "' && HOME='" + dir_.string() + "' XDG_CONFIG_HOME='" +
+                                (dir_ / "config").string() + "' " + prefix + "'" CONTACTLAB_APP_PATH "' " +
+                                arguments + " >'" + log.string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    RunResult result;
+    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.output = readFile(log);
+    return result;
+  }
+
+  fs::path dir_;
+};
+
+#define SKIP_WITHOUT_XVFB() \
+  if (!onPath("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)"
+
+struct Image {
+  int width = 0, height = 0;
+  std::vector<std::uint8_t> rgb;
+};
+
+Image readPng(const fs::path& path) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  Image out;
+  if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
+  image.format = PNG_FORMAT_RGB;
+  out.rgb.resize(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, out.rgb.data(), 0, nullptr)) return {};
+  out.width = static_cast<int>(image.width);
+  out.height = static_cast<int>(image.height);
+  return out;
+}
+
+TEST_F(HeadlessAppTest, TowerRecordsTwoSecondsAndAScreenshotThatShowsTheScene) {
+  SKIP_WITHOUT_XVFB();
+  const RunResult result = run("--no-settings --scene tower --frames 120 --record tower.mp4 --screenshot tower.png --exit");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+
+  ASSERT_TRUE(onPath("ffprobe")) << "ffprobe (package ffmpeg) is needed to check the video";
+  const std::string probe = "ffprobe -v error -select_streams v:0 -count_frames -show_entries "
+                            "stream=width,height,nb_read_frames -of default=noprint_wrappers=1 '" +
+                            (dir_ / "tower.mp4").string() + "' >'" + (dir_ / "probe.txt").string() + "' 2>&1";
+  ASSERT_EQ(std::system(probe.c_str()), 0) << readFile(dir_ / "probe.txt");
+  const std::string streamInfo = readFile(dir_ / "probe.txt");
+  EXPECT_NE(streamInfo.find("width=1280"), std::string::npos) << streamInfo;
+  EXPECT_NE(streamInfo.find("height=720"), std::string::npos) << streamInfo;
+  EXPECT_NE(streamInfo.find("nb_read_frames=120"), std::string::npos) << streamInfo;
+
+  const Image image = readPng(dir_ / "tower.png");
+  ASSERT_EQ(image.width, 1280);
+  ASSERT_EQ(image.height, 720);
+  const std::size_t pixels = static_cast<std::size_t>(image.width) * image.height;
+  double sum = 0, sumSquares = 0;
+  std::size_t saturated = 0, grey = 0;
+  for (std::size_t i = 0; i < pixels; ++i) {
+    const int r = image.rgb[3 * i], g = image.rgb[3 * i + 1], b = image.rgb[3 * i + 2];
+    const double luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    sum += luminance;
+    sumSquares += luminance * luminance;
+    const int high = std::max({r, g, b}), low = std::min({r, g, b});
+    const double saturation = high > 0 ? double(high - low) / high : 0.0;
+    if (saturation > 0.35 && high > 60) ++saturated;  // coloured bodies
+    if (saturation < 0.15) ++grey;                     // ground, grid and sky are near-neutral
+  }
+  const double mean = sum / pixels;
+  const double variance = sumSquares / pixels - mean * mean;
+  EXPECT_GT(variance, 100.0) << "the screenshot is nearly uniform (mean luminance " << mean << ")";
+  EXPECT_GT(saturated, pixels / 100) << "too few body-coloured pixels: " << saturated << " of " << pixels;
+  EXPECT_GT(grey, pixels / 5) << "too few ground/background pixels: " << grey << " of " << pixels;
+}
+
+TEST_F(HeadlessAppTest, BrokenSceneFileExitsOneNamingTheFile) {
+  SKIP_WITHOUT_XVFB();
+  const std::string scene = std::string(CONTACTLAB_TEST_DATA) + "/bad_scenes/unknown_key.json";
+  const RunResult result = run("--no-settings --scene '" + scene + "' --frames 2 --exit");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("unknown_key.json"), std::string::npos) << result.output;
+}
+
+TEST_F(HeadlessAppTest, BrokenShaderExitsOneNamingTheShaderFile) {
+  SKIP_WITHOUT_XVFB();
+  const fs::path shaders = dir_ / "shaders";
+  fs::copy(CONTACTLAB_SHADER_DIR, shaders, fs::copy_options::recursive);
+  {
+    std::ofstream broken(shaders / "body.frag", std::ios::app);
+    broken << "\nthis line is not GLSL;\n";
+  }
+  const RunResult result = run("--no-settings --shaders '" + shaders.string() + "' --frames 2 --exit");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("body.frag"), std::string::npos) << result.output;
+}
+
+TEST_F(HeadlessAppTest, BadFlagsExitTwoWithOneLine) {
+  for (const std::string& arguments : {"--bogus", "--frames zero", "--size 1279x720", "--rfactor sideways"}) {
+    const RunResult result = run(arguments, /*underXvfb=*/false);
+    EXPECT_EQ(result.exitCode, 2) << arguments << ": " << result.output;
+    EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << arguments << ": " << result.output;
+  }
+}
+
+}  // namespace
