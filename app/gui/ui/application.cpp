@@ -99,6 +99,16 @@ std::optional<std::string> Application::createWindow() {
   if (!window_) return "cannot create an OpenGL 3.3 core window (does the driver support OpenGL 3.3?)";
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(headless() ? 0 : 1);
+  // Shortcuts come from a queue of key presses rather than ImGui 1.86's per-frame key state, which
+  // misses a key pressed and released within one (slow) frame. Installed before the ImGui backend,
+  // which chains to it.
+  glfwSetWindowUserPointer(window_, this);
+  glfwSetKeyCallback(window_, [](GLFWwindow* window, int key, int, int action, int mods) {
+    // Held keys repeat only for single steps.
+    const bool steps = key == GLFW_KEY_S || key == GLFW_KEY_RIGHT;
+    if (action == GLFW_PRESS || (action == GLFW_REPEAT && steps))
+      static_cast<Application*>(glfwGetWindowUserPointer(window))->pressedKeys_.push_back({key, mods});
+  });
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -407,16 +417,21 @@ void Application::renderView() {
 }
 
 void Application::handleShortcuts() {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantCaptureKeyboard) return;  // typing in a text field
-  const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F1, false)) showHelp_ = !showHelp_;
-  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) session_.setPaused(!session_.paused());
-  if (ImGui::IsKeyPressed(GLFW_KEY_S) || ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) {
+  std::vector<KeyPress> keys;
+  keys.swap(pressedKeys_);
+  if (ImGui::GetIO().WantCaptureKeyboard) return;  // typing in a text field
+  for (const KeyPress& press : keys) handleKey(press.key, press.mods);
+}
+
+void Application::handleKey(int key, int mods) {
+  const bool ctrl = mods & GLFW_MOD_CONTROL, shift = mods & GLFW_MOD_SHIFT;
+  if (key == GLFW_KEY_F1) showHelp_ = !showHelp_;
+  if (key == GLFW_KEY_SPACE) session_.setPaused(!session_.paused());
+  if (key == GLFW_KEY_S || key == GLFW_KEY_RIGHT) {
     session_.setPaused(true);
     advanceOneStep();
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_R, false)) {
+  if (key == GLFW_KEY_R) {
     if (ctrl && shift) {
       reloadShaders();
     } else if (ctrl) {
@@ -425,14 +440,14 @@ void Application::handleShortcuts() {
       resetScene();
     }
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_F9, false)) toggleRecording();
-  if (ImGui::IsKeyPressed(GLFW_KEY_HOME, false)) camera_.reset();
-  if (ImGui::IsKeyPressed(GLFW_KEY_F, false)) fitCamera();
-  if (ImGui::IsKeyPressed(GLFW_KEY_ESCAPE, false)) {
+  if (key == GLFW_KEY_F9) toggleRecording();
+  if (key == GLFW_KEY_HOME) camera_.reset();
+  if (key == GLFW_KEY_F) fitCamera();
+  if (key == GLFW_KEY_ESCAPE) {
     viewOptions_.selectedBody = -1;
     drag_.end();
   }
-  if (ImGui::IsKeyPressed(GLFW_KEY_F12, false) || (ImGui::IsKeyPressed(GLFW_KEY_P, false) && !ctrl)) {
+  if (key == GLFW_KEY_F12 || (key == GLFW_KEY_P && !ctrl)) {
     if (shift) {
       pendingWindowScreenshot_ = screenshotPath_;
     } else if (auto error = saveViewScreenshot(screenshotPath_)) {

@@ -50,6 +50,7 @@ class Application {
   // Main loop pieces.
   void frame(double wallSeconds);
   void handleShortcuts();
+  void handleKey(int key, int mods);
   void handleMouse();
   bool advanceOneStep();  // false if the step failed (the session pauses itself)
   void captureDueVideoFrames();
@@ -76,7 +77,7 @@ class Application {
   void drawAnalysisWindow();
   void drawPlotsPanel();
   void drawProfilerPanel();
-  void drawInspectorPanel();
+  void drawInspectorWindow();
   void drawHelpWindow();
   void drawErrorWindows();
 
@@ -98,6 +99,11 @@ class Application {
   render::RenderOptions viewOptions_;
   SimulationSession session_;
   BodyDrag drag_;
+
+  struct KeyPress {
+    int key, mods;
+  };
+  std::vector<KeyPress> pressedKeys_;  // since the last frame, filled by the GLFW key callback
 
   // Mouse state of a press in the 3D view: a click (no drag) picks.
   bool leftPressInView_ = false;

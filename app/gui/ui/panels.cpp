@@ -290,9 +290,9 @@ void Application::drawAnalysisWindow() {
   if (ImGui::Begin("Analysis", nullptr, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize)) {
     drawPlotsPanel();
     drawProfilerPanel();
-    drawInspectorPanel();
   }
   ImGui::End();
+  drawInspectorWindow();
 }
 
 void Application::drawPlotsPanel() {
@@ -303,7 +303,7 @@ void Application::drawPlotsPanel() {
               green = IM_COL32(110, 210, 110, 255), white = IM_COL32(230, 230, 230, 255);
 
   PlotOptions options;
-  options.height = 120;
+  options.height = 100;
   options.logY = true;
   options.xLabel = "iteration";
   options.yLabel = "residual";
@@ -381,14 +381,21 @@ void Application::drawProfilerPanel() {
               m.solve.converged() ? "" : " (not converged)");
 }
 
-void Application::drawInspectorPanel() {
-  if (!ImGui::CollapsingHeader("Inspector", ImGuiTreeNodeFlags_DefaultOpen) || !session_.hasWorld()) return;
+// A small window at the bottom of the 3D view, there while a body is selected.
+void Application::drawInspectorWindow() {
+  if (!session_.hasWorld()) return;
   const World& world = session_.world();
   const int index = viewOptions_.selectedBody;
-  if (index < 0 || index >= static_cast<int>(world.bodies().size())) {
-    ImGui::TextDisabled("Click a body to inspect it; Ctrl+drag to pull it.");
+  if (index < 0 || index >= static_cast<int>(world.bodies().size())) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float middle = 0.5f * (kPanelMargin + kControlsWidth + io.DisplaySize.x - kPanelMargin - kAnalysisWidth);
+  ImGui::SetNextWindowPos(ImVec2(middle, io.DisplaySize.y - kMargin), ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  bool open = true;
+  if (!ImGui::Begin("Inspector", &open, ImGuiWindowFlags_NoMove | ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
     return;
   }
+  if (!open) viewOptions_.selectedBody = -1;
   const Body& b = world.bodies()[static_cast<std::size_t>(index)];
   int contacts = 0;
   double normalImpulse = 0;
@@ -404,7 +411,12 @@ void Application::drawInspectorPanel() {
   ImGui::Text("ang. vel. %8.3f %8.3f %8.3f rad/s", b.angularVelocity.x(), b.angularVelocity.y(),
               b.angularVelocity.z());
   ImGui::Text("contacts  %d, total normal impulse %.4g N s", contacts, normalImpulse);
-  if (drag_.active()) ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dragging (release the mouse to let go)");
+  if (drag_.active()) {
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dragging (release the mouse to let go)");
+  } else {
+    ImGui::TextDisabled("Ctrl+drag pulls it; Esc clears the selection.");
+  }
+  ImGui::End();
 }
 
 void Application::drawHelpWindow() {
