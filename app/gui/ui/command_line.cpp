@@ -39,7 +39,7 @@ std::string commandLineUsage() {
          "  --seed N       random seed of the built-in scene\n"
          "  --solver S     contact solver (see contactlab-cli list)\n"
          "  --rfactor R    r-factor strategy: global, local or blocked\n"
-         "  --frames N     run N video-frame periods (N/fps seconds of simulation)\n"
+         "  --frames N     with --exit: run N video-frame periods (N/fps seconds of simulation; default 1)\n"
          "  --fps F        video frame rate (default 60)\n"
          "  --size WxH     recording and headless resolution (default 1280x720, even numbers)\n"
          "  --record F     record the 3D view to an MP4 (H.264, needs ffmpeg)\n"
