@@ -31,8 +31,16 @@ void DebugGeometry::drawPoint(const Vec3& at, float sizePixels, const Color& col
 
 void DebugGeometry::drawAabb(const Vec3& lower, const Vec3& upper, const Color& color) {
   if (!lower.allFinite() || !upper.allFinite()) return;
+  drawOrientedBox(0.5 * (lower + upper), Quat::Identity(), 0.5 * (upper - lower), color);
+}
+
+void DebugGeometry::drawOrientedBox(const Vec3& centre, const Quat& orientation, const Vec3& halfExtents,
+                                    const Color& color) {
+  const Mat3 rotation = orientation.normalized().toRotationMatrix();
   const auto corner = [&](int bits) {
-    return Vec3(bits & 1 ? upper.x() : lower.x(), bits & 2 ? upper.y() : lower.y(), bits & 4 ? upper.z() : lower.z());
+    const Vec3 local(bits & 1 ? halfExtents.x() : -halfExtents.x(), bits & 2 ? halfExtents.y() : -halfExtents.y(),
+                     bits & 4 ? halfExtents.z() : -halfExtents.z());
+    return Vec3(centre + rotation * local);
   };
   // Each edge joins two corners that differ in exactly one coordinate bit.
   for (int bits = 0; bits < 8; ++bits)

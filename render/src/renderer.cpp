@@ -47,6 +47,22 @@ void setVector(GLint location, const Vec3& v) {
   glUniform3f(location, static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z()));
 }
 
+// A bright box around the selected body, so the selection reads at a glance whatever its colour.
+void addSelectionOutline(const std::vector<Body>& bodies, int selectedBody, DebugGeometry& geometry) {
+  if (selectedBody < 0 || selectedBody >= static_cast<int>(bodies.size())) return;
+  const Body& body = bodies[selectedBody];
+  if (!body.isDynamic()) return;
+  // Slightly larger than the body so the outline is not buried in its faces.
+  constexpr double kMargin = 1.04;
+  Vec3 halfExtents;
+  if (const auto* box = std::get_if<BoxShape>(&body.shape)) halfExtents = box->halfExtents;
+  else if (const auto* sphere = std::get_if<SphereShape>(&body.shape)) halfExtents = Vec3::Constant(sphere->radius);
+  else if (const auto* capsule = std::get_if<CapsuleShape>(&body.shape))
+    halfExtents = Vec3(capsule->radius, capsule->radius, capsule->halfLength + capsule->radius);
+  else return;
+  geometry.drawOrientedBox(body.position, body.orientation, kMargin * halfExtents, Color{1.0f, 0.85f, 0.2f, 1.0f});
+}
+
 // Fog starts beyond the farthest part of the scene's content, so it only softens the ground's far
 // edge and the horizon, whatever the zoom.
 std::pair<double, double> fogRange(const std::vector<Body>& bodies, const OrbitCamera& camera) {
@@ -284,7 +300,8 @@ void Renderer::Impl::drawBackground(const Eigen::Matrix4f& viewProjection) {
 void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& options,
                                       const Eigen::Matrix4f& viewProjection) {
   debugGeometry.clear();
-  world.debugDraw(debugGeometry, options.debug);
+  if (options.debugOverlay) world.debugDraw(debugGeometry, options.debug);
+  addSelectionOutline(world.bodies(), options.selectedBody, debugGeometry);
   const auto& lines = debugGeometry.lineVertices();
   const auto& points = debugGeometry.pointVertices();
   if (lines.empty() && points.empty()) return;
@@ -314,7 +331,7 @@ void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& o
       glEnable(GL_DEPTH_TEST);
       glDepthFunc(GL_LEQUAL);
     }
-    glUniform1f(alphaLocation, throughBodies ? 0.35f : 1.0f);
+    glUniform1f(alphaLocation, throughBodies ? 0.25f : 1.0f);
     if (!lines.empty()) glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines.size()));
     if (!points.empty()) glDrawArrays(GL_POINTS, static_cast<GLint>(lines.size()), static_cast<GLsizei>(points.size()));
   }
@@ -418,7 +435,7 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
     r.drawInstances(body, true);
     glDisable(GL_CULL_FACE);
 
-    if (options.debugOverlay) r.drawDebugOverlay(world, options, viewProjection);
+    r.drawDebugOverlay(world, options, viewProjection);
   }
 
   if (r.multisampleFramebuffer != 0) {

@@ -155,5 +155,22 @@ TEST(DebugGeometry, AabbIsTwelveAxisAlignedEdgesAndNonFiniteInputIsDropped) {
   EXPECT_TRUE(geometry.pointVertices().empty());
 }
 
+TEST(DebugGeometry, OrientedBoxEdgesFollowTheRotation) {
+  DebugGeometry geometry;
+  const Quat turn(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()));
+  geometry.drawOrientedBox(Vec3(1, 1, 1), turn, Vec3(2, 0.5, 0.25), Color{});
+  const auto& lines = geometry.lineVertices();
+  ASSERT_EQ(lines.size(), 24u);
+  // Turned a quarter about z: the 4 m long edges now run along y, and no vertex leaves |x - 1| <= 0.5.
+  int longEdgesAlongY = 0;
+  for (std::size_t i = 0; i < lines.size(); i += 2) {
+    const Vec3 a(lines[i].position[0], lines[i].position[1], lines[i].position[2]);
+    const Vec3 b(lines[i + 1].position[0], lines[i + 1].position[1], lines[i + 1].position[2]);
+    if (std::abs(std::abs(b.y() - a.y()) - 4.0) < 1e-5) ++longEdgesAlongY;
+    EXPECT_NEAR(std::abs(a.x() - 1.0), 0.5, 1e-5);
+  }
+  EXPECT_EQ(longEdgesAlongY, 4);
+}
+
 }  // namespace
 }  // namespace contactlab::render

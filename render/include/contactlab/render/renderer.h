@@ -18,7 +18,7 @@ struct RenderOptions {
   bool groundGrid = true;              // 1 m grid lines on static bodies and planes
   bool debugOverlay = true;            // draw World::debugDraw output (contacts etc.) with `debug`
   contactlab::DebugDrawOptions debug;
-  int selectedBody = -1;               // drawn highlighted
+  int selectedBody = -1;               // drawn highlighted, with an outline box (even without the overlay)
   int msaaSamples = 4;                 // clamped to what the driver offers; 0 or 1 turns it off
 };
 
