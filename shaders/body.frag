@@ -1,6 +1,6 @@
 #version 330 core
-// Lambert + hemispheric ambient + soft Blinn-Phong specular in linear light, a 3x3 PCF shadow
-// map, a 1 m grid on static surfaces, and a glow for the selected body.
+// Lambert + hemispheric ambient + soft Blinn-Phong specular in linear light, a shadow map with
+// 3x3 PCF, a 1 m grid on static surfaces, and a glow for the selected body.
 in vec3 vWorldPosition;
 in vec3 vNormal;
 in vec3 vColor;
@@ -36,10 +36,15 @@ float lightVisibility(vec3 position, vec3 normal, float facing) {
   vec4 light = uLightViewProjection * vec4(position + normal * uShadowNormalOffset, 1.0);
   vec3 p = light.xyz / light.w * 0.5 + 0.5;
   if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
-  float visible = 0.0;
-  for (int i = -1; i <= 1; ++i)
-    for (int j = -1; j <= 1; ++j) visible += texture(uShadowMap, vec3(p.xy + vec2(i, j) * uShadowTexel * 1.5, p.z - depthBias));
-  return visible / 9.0;
+  // 3x3 PCF in four taps: each bilinear comparison (GL_LINEAR with a compare mode) averages 2x2
+  // texels, and taps half a texel off centre tile the 3x3 block with tent weights.
+  vec2 halfTexel = vec2(0.5 * uShadowTexel);
+  float reference = p.z - depthBias;
+  float visible = texture(uShadowMap, vec3(p.xy + vec2(-halfTexel.x, -halfTexel.y), reference)) +
+                  texture(uShadowMap, vec3(p.xy + vec2(halfTexel.x, -halfTexel.y), reference)) +
+                  texture(uShadowMap, vec3(p.xy + vec2(-halfTexel.x, halfTexel.y), reference)) +
+                  texture(uShadowMap, vec3(p.xy + vec2(halfTexel.x, halfTexel.y), reference));
+  return visible / 4.0;
 }
 
 // Coverage of 1 m grid lines on the plane facing the normal's dominant axis, anti-aliased with
@@ -64,7 +69,7 @@ void main() {
   if (isStatic && uGrid != 0) albedo = mix(albedo, toLinear(vec3(0.30, 0.32, 0.35)), 0.75 * gridCoverage(vWorldPosition, normal));
 
   float facing = dot(normal, uLightDirection);
-  // Surfaces turned away from the light are unlit anyway: skip the nine shadow-map taps.
+  // Surfaces turned away from the light are unlit anyway: skip the shadow-map taps.
   float visibility = facing > 0.0 ? lightVisibility(vWorldPosition, normal, facing) : 0.0;
   float diffuse = max(facing, 0.0) * visibility;
   vec3 ambient = mix(kGroundAmbient, kSkyAmbient, 0.5 + 0.5 * normal.z);

@@ -415,7 +415,7 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
     setVector(glGetUniformLocation(body, "uEye"), camera.eye());
     glUniform1i(glGetUniformLocation(body, "uShadows"), shadow ? 1 : 0);
     if (shadow) {
-      // A few texels: the 3x3 PCF footprint (taps 1.5 texels apart) on surfaces up to ~60 degrees from the light.
+      // A few texels: the 3x3 PCF footprint, widened by body.frag on surfaces at a grazing angle to the light.
       glUniform1f(glGetUniformLocation(body, "uShadowNormalOffset"), static_cast<float>(kNormalOffsetTexels * shadow->texelMetres));
       glUniform1f(glGetUniformLocation(body, "uShadowDepthBias"),
                   static_cast<float>(kDepthBiasTexels * shadow->texelMetres / shadow->depthRange));
