@@ -1,10 +1,14 @@
 #include "contactlab/render/renderer.h"
 
-#include <epoxy/gl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "contactlab/render/bounds.h"
 #include "render/headless_gl_context.h"
@@ -43,7 +47,8 @@ class RendererTest : public ::testing::Test {
 
   // A copy of the shipped shaders that a test may break.
   static fs::path copyOfShaders(const std::string& name) {
-    const fs::path directory = fs::temp_directory_path() / ("contactlab_shaders_" + name);
+    // Per process: another build's test binary may be running the same test right now.
+    const fs::path directory = fs::temp_directory_path() / ("contactlab_shaders_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(directory);
     fs::copy(CONTACTLAB_SHADER_DIR, directory);
     return directory;

@@ -4,6 +4,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "contactlab/render/renderer.h"
 
@@ -11,7 +14,9 @@ namespace contactlab::render {
 namespace {
 
 std::filesystem::path scratchDirectory(const std::string& name) {
-  const auto directory = std::filesystem::temp_directory_path() / ("contactlab_render_" + name);
+  // Per process: another build's test binary may be running the same test right now.
+  const auto directory =
+      std::filesystem::temp_directory_path() / ("contactlab_render_" + name + "_" + std::to_string(getpid()));
   std::filesystem::remove_all(directory);
   std::filesystem::create_directories(directory);
   return directory;
