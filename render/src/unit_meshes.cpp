@@ -9,9 +9,9 @@ namespace {
 
 // Smooth enough at the sizes bodies appear, light enough for thousands of instances on a software
 // rasterizer.
-constexpr int kSphereSegments = 18;
-constexpr int kSphereRings = 10;
-constexpr int kCylinderSegments = 18;
+constexpr int kSphereSegments = 24;
+constexpr int kSphereRings = 12;
+constexpr int kCylinderSegments = 24;
 
 void addVertex(MeshData& mesh, const Vec3& position, const Vec3& normal) {
   for (int i = 0; i < 3; ++i) mesh.vertices.push_back(static_cast<float>(position[i]));
