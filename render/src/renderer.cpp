@@ -91,6 +91,7 @@ struct Renderer::Impl {
   GLuint multisampleFramebuffer = 0, multisampleColor = 0, multisampleDepth = 0;
   GLuint imageFramebuffer = 0, imageColor = 0, imageDepth = 0;
   GLint maxSamples = 0;
+  GLint maxImageSize = 4096;  // the driver's renderbuffer and viewport limit, queried at start
 
   InstanceBatches instances;
   DebugGeometry debugGeometry;
@@ -345,6 +346,11 @@ void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& o
 Renderer::Renderer(std::string shaderDirectory) : impl_(std::make_unique<Impl>()) {
   impl_->shaderDirectory = std::move(shaderDirectory);
   glGetIntegerv(GL_MAX_SAMPLES, &impl_->maxSamples);
+  GLint maxRenderbufferSize = 0;
+  GLint maxViewport[2] = {0, 0};
+  glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &maxRenderbufferSize);
+  glGetIntegerv(GL_MAX_VIEWPORT_DIMS, maxViewport);
+  impl_->maxImageSize = std::max(1, std::min({maxRenderbufferSize, maxViewport[0], maxViewport[1]}));
   impl_->createMeshes();
   impl_->createShadowMap();
   reloadShaders();
@@ -386,7 +392,8 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
                       int height) {
   Impl& r = *impl_;
   const int requestedSamples = std::min(options.msaaSamples, static_cast<int>(r.maxSamples));
-  r.resizeTargets(std::max(width, 1), std::max(height, 1), requestedSamples > 1 ? requestedSamples : 0);
+  r.resizeTargets(std::clamp(width, 1, static_cast<int>(r.maxImageSize)),
+                  std::clamp(height, 1, static_cast<int>(r.maxImageSize)), requestedSamples > 1 ? requestedSamples : 0);
   const GLuint target = r.multisampleFramebuffer != 0 ? r.multisampleFramebuffer : r.imageFramebuffer;
 
   const bool havePrograms = static_cast<bool>(r.programs[kBodyProgram]);

@@ -127,6 +127,10 @@ TEST_F(RendererTest, ResizesItsImageOnDemand) {
   renderer.render(world, OrbitCamera(), {}, 0, -5);
   EXPECT_EQ(renderer.width(), 1);
   EXPECT_EQ(renderer.height(), 1);
+  renderer.render(world, OrbitCamera(), {}, 64, 1 << 30);
+  EXPECT_EQ(renderer.width(), 64);
+  EXPECT_GE(renderer.height(), 1024) << "clamped to the driver's limit, not to something tiny";
+  EXPECT_LT(renderer.height(), 1 << 30);
 }
 
 TEST_F(RendererTest, BrokenShaderReportsFileAndLogAndKeepsThePreviousPrograms) {

@@ -41,7 +41,7 @@ class Renderer {
   const std::string& shaderDirectory() const;
 
   // Draws the world into an offscreen framebuffer of width x height (recreated when the size
-  // changes; sizes below 1 become 1).
+  // changes; each side is clamped to [1, the driver's largest renderbuffer]).
   void render(const World& world, const OrbitCamera& camera, const RenderOptions& options, int width, int height);
   // Copies the last image to the default framebuffer, filling a viewport of that size.
   void presentToScreen(int framebufferWidth, int framebufferHeight);
