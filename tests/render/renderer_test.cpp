@@ -24,6 +24,9 @@ constexpr int kHeight = 180;
 class RendererTest : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(context_.ok()) << context_.error(); }
+  void TearDown() override {
+    for (const fs::path& directory : scratchDirectories_) fs::remove_all(directory);
+  }
 
   static World settledTower() {
     World world(buildBuiltinScene("tower", {}, 1));
@@ -46,15 +49,17 @@ class RendererTest : public ::testing::Test {
   }
 
   // A copy of the shipped shaders that a test may break.
-  static fs::path copyOfShaders(const std::string& name) {
+  fs::path copyOfShaders(const std::string& name) {
     // Per process: another build's test binary may be running the same test right now.
     const fs::path directory = fs::temp_directory_path() / ("contactlab_shaders_" + name + "_" + std::to_string(getpid()));
     fs::remove_all(directory);
     fs::copy(CONTACTLAB_SHADER_DIR, directory);
+    scratchDirectories_.push_back(directory);
     return directory;
   }
 
   testing::HeadlessGlContext context_;
+  std::vector<fs::path> scratchDirectories_;
 };
 
 double luminanceVariance(const std::vector<std::uint8_t>& rgb) {

@@ -13,17 +13,25 @@
 namespace contactlab::render {
 namespace {
 
-std::filesystem::path scratchDirectory(const std::string& name) {
-  // Per process: another build's test binary may be running the same test right now.
-  const auto directory =
-      std::filesystem::temp_directory_path() / ("contactlab_render_" + name + "_" + std::to_string(getpid()));
-  std::filesystem::remove_all(directory);
-  std::filesystem::create_directories(directory);
-  return directory;
-}
+// An empty directory for one test, removed when the test ends.
+class ScratchDirectory {
+ public:
+  explicit ScratchDirectory(const std::string& name)
+      // Per process: another build's test binary may be running the same test right now.
+      : path_(std::filesystem::temp_directory_path() / ("contactlab_render_" + name + "_" + std::to_string(getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDirectory() { std::filesystem::remove_all(path_); }
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 TEST(ShaderSource, MissingFileNamesThePath) {
-  const std::string path = (scratchDirectory("missing") / "body.vert").string();
+  const ScratchDirectory scratch("missing");
+  const std::string path = (scratch.path() / "body.vert").string();
   std::string source = "untouched";
   const auto error = readShaderSource(path, source);
   ASSERT_TRUE(error);
@@ -32,7 +40,8 @@ TEST(ShaderSource, MissingFileNamesThePath) {
 }
 
 TEST(ShaderSource, DirectoryAndEmptyFileAreErrors) {
-  const auto directory = scratchDirectory("empty");
+  const ScratchDirectory scratch("empty");
+  const auto& directory = scratch.path();
   std::string source;
   const auto directoryError = readShaderSource(directory.string(), source);
   ASSERT_TRUE(directoryError);
@@ -45,7 +54,8 @@ TEST(ShaderSource, DirectoryAndEmptyFileAreErrors) {
 }
 
 TEST(ShaderSource, ReadsTheFileVerbatim) {
-  const std::string path = (scratchDirectory("verbatim") / "x.frag").string();
+  const ScratchDirectory scratch("verbatim");
+  const std::string path = (scratch.path() / "x.frag").string();
   const std::string text = "#version 330 core\nvoid main() {}\n";
   std::ofstream(path) << text;
   std::string source;
