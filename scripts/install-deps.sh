@@ -9,7 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the desktop app: window, GUI, OpenGL loader, PNG screenshots, video, and a virtual display for its tests
   libglfw3-dev libimgui-dev libepoxy-dev libpng-dev ffmpeg
-  xvfb xauth libgl1-mesa-dri
+  xvfb xauth libgl1-mesa-dri libegl1 libegl-mesa0
 )
 
 missing=()

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs dependencies, builds contactlab and runs every test with ctest.
 #   scripts/test.sh              Release build in build/
-#   scripts/test.sh --sanitize   ASan + UBSan build in build-asan/ (the 10-second stack runs are
-#                                left out there: under the sanitizers they take minutes and add
-#                                no memory coverage the short scenes do not give)
+#   scripts/test.sh --sanitize   ASan + UBSan build in build-asan/ of the engine, scenes and CLI (the
+#                                10-second stack runs are left out there: under the sanitizers they
+#                                take minutes and add no memory coverage the short scenes do not
+#                                give; the desktop app is left out too: it runs inside GLFW,
+#                                X and Mesa libraries that are not built with the sanitizers)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
