@@ -7,18 +7,12 @@
 #include "contactlab/render/bounds.h"
 #include "contactlab/render/debug_geometry.h"
 
+#include "render/render_test_bodies.h"
+
 namespace contactlab::render {
 namespace {
 
-Body makeBody(Shape shape, const Vec3& position, MotionType motion = MotionType::Dynamic,
-              const Quat& orientation = Quat::Identity()) {
-  Body body;
-  body.shape = std::move(shape);
-  body.position = position;
-  body.orientation = orientation;
-  body.motion = motion;
-  return body;
-}
+using test::makeBody;
 
 Vec3 transformPoint(const Instance& instance, const Vec3& point) {
   const Eigen::Map<const Eigen::Matrix4f> model(instance.model.data());

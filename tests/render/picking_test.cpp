@@ -4,18 +4,12 @@
 
 #include <cmath>
 
+#include "render/render_test_bodies.h"
+
 namespace contactlab::render {
 namespace {
 
-Body makeBody(Shape shape, const Vec3& position, MotionType motion = MotionType::Dynamic,
-              const Quat& orientation = Quat::Identity()) {
-  Body body;
-  body.shape = std::move(shape);
-  body.position = position;
-  body.orientation = orientation;
-  body.motion = motion;
-  return body;
-}
+using test::makeBody;
 
 TEST(Picking, SphereIsHitWhereTheRayMeetsItsSurface) {
   // From (0,-10,0.3) along +y into a sphere of radius 0.5 at the origin: enters at y = -sqrt(0.25-0.09) = -0.4.

@@ -1,6 +1,5 @@
 // End-to-end: the `contactlab` app run headless under xvfb-run, as the README and CI use it.
 #include <gtest/gtest.h>
-#include <png.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -11,6 +10,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "support/png_image.h"
 
 namespace {
 
@@ -64,24 +65,6 @@ class HeadlessAppTest : public ::testing::Test {
 #define SKIP_WITHOUT_XVFB() \
   if (!onPath("xvfb-run")) GTEST_SKIP() << "xvfb-run is not installed (apt-get install xvfb xauth)"
 
-struct Image {
-  int width = 0, height = 0;
-  std::vector<std::uint8_t> rgb;
-};
-
-Image readPng(const fs::path& path) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  Image out;
-  if (!png_image_begin_read_from_file(&image, path.c_str())) return out;
-  image.format = PNG_FORMAT_RGB;
-  out.rgb.resize(PNG_IMAGE_SIZE(image));
-  if (!png_image_finish_read(&image, nullptr, out.rgb.data(), 0, nullptr)) return {};
-  out.width = static_cast<int>(image.width);
-  out.height = static_cast<int>(image.height);
-  return out;
-}
-
 TEST_F(HeadlessAppTest, TowerRecordsTwoSecondsAndAScreenshotThatShowsTheScene) {
   SKIP_WITHOUT_XVFB();
   const RunResult result = run("--no-settings --scene tower --frames 120 --record tower.mp4 --screenshot tower.png --exit");
@@ -97,7 +80,7 @@ TEST_F(HeadlessAppTest, TowerRecordsTwoSecondsAndAScreenshotThatShowsTheScene) {
   EXPECT_NE(streamInfo.find("height=720"), std::string::npos) << streamInfo;
   EXPECT_NE(streamInfo.find("nb_read_frames=120"), std::string::npos) << streamInfo;
 
-  const Image image = readPng(dir_ / "tower.png");
+  const contactlab::test::PngImage image = contactlab::test::readPng((dir_ / "tower.png").string());
   ASSERT_EQ(image.width, 1280);
   ASSERT_EQ(image.height, 720);
   const std::size_t pixels = static_cast<std::size_t>(image.width) * image.height;

@@ -1,33 +1,18 @@
 #include "core/png_writer.h"
 
 #include <gtest/gtest.h>
-#include <png.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "support/png_image.h"
+
 namespace contactlab::app {
 namespace {
 
-struct DecodedPng {
-  int width = 0, height = 0;
-  std::vector<std::uint8_t> rgb;
-};
-
-DecodedPng readPng(const std::string& path) {
-  png_image image{};
-  image.version = PNG_IMAGE_VERSION;
-  DecodedPng decoded;
-  if (!png_image_begin_read_from_file(&image, path.c_str())) return decoded;
-  image.format = PNG_FORMAT_RGB;
-  decoded.width = static_cast<int>(image.width);
-  decoded.height = static_cast<int>(image.height);
-  decoded.rgb.resize(PNG_IMAGE_SIZE(image));
-  if (!png_image_finish_read(&image, nullptr, decoded.rgb.data(), 0, nullptr)) decoded.rgb.clear();
-  return decoded;
-}
+using test::readPng;
 
 std::filesystem::path scratchPath(const std::string& name) {
   return std::filesystem::temp_directory_path() / ("contactlab_png_test_" + name);
@@ -40,7 +25,7 @@ TEST(PngWriter, WrittenPixelsReadBackUnchanged) {
   const std::string path = scratchPath("roundtrip.png").string();
   ASSERT_EQ(writePng(path, width, height, rgb), std::nullopt);
 
-  const DecodedPng decoded = readPng(path);
+  const test::PngImage decoded = readPng(path);
   EXPECT_EQ(decoded.width, width);
   EXPECT_EQ(decoded.height, height);
   EXPECT_EQ(decoded.rgb, rgb);
@@ -52,7 +37,7 @@ TEST(PngWriter, FirstRowIsTheTopOfTheImage) {
   const std::vector<std::uint8_t> rgb = {255, 0, 0, 0, 0, 255};
   const std::string path = scratchPath("orientation.png").string();
   ASSERT_EQ(writePng(path, 1, 2, rgb), std::nullopt);
-  const DecodedPng decoded = readPng(path);
+  const test::PngImage decoded = readPng(path);
   ASSERT_EQ(decoded.rgb.size(), 6u);
   EXPECT_EQ(decoded.rgb[0], 255);  // red first
   EXPECT_EQ(decoded.rgb[5], 255);  // blue last
