@@ -42,6 +42,7 @@ json toJson(const AppSettings& s) {
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
         {"debug_overlay", s.view.debugOverlay},
+        {"msaa", s.msaaSamples ? json(*s.msaaSamples) : json(nullptr)},
         {"contact_points", d.contactPoints},
         {"contact_normals", d.contactNormals},
         {"contact_forces", d.contactForces},
@@ -94,6 +95,7 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.view.shadows = v.value("shadows", s.view.shadows);
     s.view.groundGrid = v.value("grid", s.view.groundGrid);
     s.view.debugOverlay = v.value("debug_overlay", s.view.debugOverlay);
+    if (v.contains("msaa") && !v.at("msaa").is_null()) s.msaaSamples = v.at("msaa").get<int>();
     d.contactPoints = v.value("contact_points", d.contactPoints);
     d.contactNormals = v.value("contact_normals", d.contactNormals);
     d.contactForces = v.value("contact_forces", d.contactForces);

@@ -22,6 +22,9 @@ struct AppSettings {
   SceneSource source = SceneSource::builtin("tower");
   SolverSettings solver;
   render::RenderOptions view;
+  // Anti-aliasing samples; unset: 4 on a GPU, off on a software rasterizer (llvmpipe), where 4x
+  // MSAA doubles the cost of a frame.
+  std::optional<int> msaaSamples;
   std::optional<render::CameraState> camera;  // unset: fit the scene when it loads
   Pacing pacing = Pacing::RealTime;
   double realTimeFactor = 1.0;

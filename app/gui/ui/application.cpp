@@ -69,6 +69,17 @@ Application::~Application() {
   glfwTerminate();
 }
 
+namespace {
+// Mesa's CPU rasterizers: llvmpipe, softpipe, and the "swrast" name older drivers report.
+bool currentContextIsSoftwareRasterizer() {
+  const auto* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  if (!renderer) return false;
+  const std::string name = renderer;
+  return name.find("llvmpipe") != std::string::npos || name.find("softpipe") != std::string::npos ||
+         name.find("swrast") != std::string::npos;
+}
+}  // namespace
+
 std::string Application::chooseShaderDirectory() const {
   if (commandLine_.shaderDirectory) return *commandLine_.shaderDirectory;
   std::error_code ec;
@@ -98,6 +109,7 @@ std::optional<std::string> Application::createWindow() {
   window_ = glfwCreateWindow(width, height, "contactlab", nullptr, nullptr);
   if (!window_) return "cannot create an OpenGL 3.3 core window (does the driver support OpenGL 3.3?)";
   glfwMakeContextCurrent(window_);
+  softwareRasterizer_ = currentContextIsSoftwareRasterizer();
   glfwSwapInterval(headless() ? 0 : 1);
   // Shortcuts come from a queue of key presses rather than ImGui 1.86's per-frame key state, which
   // misses a key pressed and released within one (slow) frame. Installed before the ImGui backend,
@@ -209,6 +221,7 @@ void Application::applyStartupSettings() {
   session_.realTimeFactor = settings_.realTimeFactor;
   session_.stepsPerFrame = settings_.stepsPerFrame;
   viewOptions_ = settings_.view;
+  viewOptions_.msaaSamples = settings_.msaaSamples.value_or(softwareRasterizer_ ? 0 : 4);
   if (commandLine_.sizeGiven) {
     settings_.recording.width = commandLine_.width;
     settings_.recording.height = commandLine_.height;
@@ -239,6 +252,8 @@ void Application::rememberSettings() {
   if (settingsPath_.empty() || headless()) return;
   settings_.solver = session_.solverSettings();
   settings_.view = viewOptions_;
+  if (settings_.msaaSamples || viewOptions_.msaaSamples != (softwareRasterizer_ ? 0 : 4))
+    settings_.msaaSamples = viewOptions_.msaaSamples;
   settings_.view.selectedBody = -1;
   settings_.camera = camera_.state();
   settings_.pacing = session_.pacing;

@@ -37,6 +37,7 @@ class Application {
 
  private:
   bool headless() const { return commandLine_.exitWhenDone; }
+
   // Headless runs draw the panels only for --screenshot-ui.
   bool panelsShown() const { return !headless() || !commandLine_.uiScreenshotPath.empty(); }
   std::optional<std::string> createWindow();
@@ -97,6 +98,7 @@ class Application {
   std::unique_ptr<render::Renderer> captureRenderer_;  // the recording's fixed resolution
   render::OrbitCamera camera_;
   render::RenderOptions viewOptions_;
+  bool softwareRasterizer_ = false;  // llvmpipe & co.: anti-aliasing off by default
   SimulationSession session_;
   BodyDrag drag_;
 

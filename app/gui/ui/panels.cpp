@@ -242,6 +242,15 @@ void Application::drawVisualizationPanel() {
   ImGui::Checkbox("shadows", &viewOptions_.shadows);
   ImGui::SameLine();
   ImGui::Checkbox("grid", &viewOptions_.groundGrid);
+  static constexpr int kSampleChoices[] = {0, 2, 4, 8};
+  static constexpr const char* kSampleLabels[] = {"off", "2x", "4x", "8x"};
+  int choice = 0;
+  for (int i = 0; i < 4; ++i)
+    if (viewOptions_.msaaSamples == kSampleChoices[i]) choice = i;
+  ImGui::SetNextItemWidth(80);
+  if (ImGui::Combo("anti-aliasing", &choice, kSampleLabels, 4)) viewOptions_.msaaSamples = kSampleChoices[choice];
+  helpMarker(softwareRasterizer_ ? "MSAA; off by default here: this OpenGL is a software rasterizer, where 4x doubles the cost of a frame"
+                                  : "MSAA samples of the 3D view");
   if (ImGui::Button("Reset camera (Home)")) camera_.reset();
   ImGui::SameLine();
   if (ImGui::Button("Fit (F)")) fitCamera();
