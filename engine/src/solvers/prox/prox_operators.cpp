@@ -200,9 +200,7 @@ Vec3 proxEllipsoidInDiagonalMetric(const Vec3& z, const Vec3& semiAxes, const Ve
   // A point inside is its own projection in every metric. Most contact updates are inside, and
   // this test skips the scaling (and the divisions undoing it) that sits on the Gauss-Seidel
   // sweep's dependency chain from one contact to the next.
-  double inside = 0.0;  // f(z) + 1 of eq. 28
-  for (int i = 0; i < 3; ++i) inside += (z[i] / semiAxes[i]) * (z[i] / semiAxes[i]);
-  if (semiAxes[0] > 0.0 && semiAxes[1] > 0.0 && semiAxes[2] > 0.0 && inside <= 1.0) return z;
+  if (insideEllipsoid(z, semiAxes)) return z;
   return proxEllipsoid(z.cwiseProduct(sqrtMetric), semiAxes.cwiseProduct(sqrtMetric)).cwiseQuotient(sqrtMetric);
 }
 
