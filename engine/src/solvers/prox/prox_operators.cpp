@@ -2,6 +2,7 @@
 
 #include <Eigen/Eigenvalues>
 #include <cmath>
+#include <limits>
 
 namespace contactlab {
 namespace {
@@ -30,7 +31,10 @@ struct SecularValue {
   double slope;  // -S'(t) / 2
 };
 
-inline SecularValue secularValue(const double* c, const double* d, int n, double t) {
+// The term count n is a template parameter in what follows, so that the loops over the two or three
+// terms unroll: these run for every friction projection of an outside point.
+template <int n>
+inline SecularValue secularValue(const double* c, const double* d, double t) {
   SecularValue v{0.0, 0.0};
   for (int i = 0; i < n; ++i) {
     const double inverse = 1.0 / (d[i] + t);
@@ -44,7 +48,8 @@ inline SecularValue secularValue(const double* c, const double* d, int n, double
 // The t in [low, high] with S(t) = 1 (see above); useNewton = false when some d_i <= 0 (then S is
 // not convex on the whole bracket and only the bisection is safe). x_i = c_i' / (d_i + t) moves
 // by |dt| / (d_i + t) relative when t moves by dt, so t is wanted to kRootTolerance * (t + min d_i).
-double secularRoot(const double* c, const double* d, int n, double low, double high, bool useNewton) {
+template <int n>
+double secularRoot(const double* c, const double* d, double low, double high, bool useNewton) {
   // S(t) >= c_i / (d_i + t)^2 for each i, so the root is at least the largest one-term root
   // sqrt(c_i) - d_i: a start left of the root (Newton then rises monotonically) and close to it
   // when one term dominates, as the torsion term does for a contact spinning against mu_tau.
@@ -58,7 +63,7 @@ double secularRoot(const double* c, const double* d, int n, double low, double h
   double t = !useNewton ? 0.5 * (low + high) : oneTermRoot < high ? oneTermRoot : low;
   double pastOffset = 0.0;  // how far beyond a converged left iterate we look for S < 1
   for (int iteration = 0; iteration < 200; ++iteration) {
-    const SecularValue v = secularValue(c, d, n, t);
+    const SecularValue v = secularValue<n>(c, d, t);
     const bool beforeRoot = v.s >= 1.0;
     (beforeRoot ? low : high) = t;
     if (high - low <= resolution(high)) break;
@@ -91,7 +96,8 @@ double secularRoot(const double* c, const double* d, int n, double low, double h
 }
 
 // g(t) of eq. 35 over the coordinates with a positive semi-axis; flattened ones contribute nothing.
-double ellipsoidRootFunction(double t, const Vec3& z, const Vec3& squaredAxes, int dims) {
+template <int dims>
+double ellipsoidRootFunction(double t, const Vec3& z, const Vec3& squaredAxes) {
   double g = -1.0;
   for (int i = 0; i < dims; ++i) {
     const double q = squaredAxes[i] * z[i] / (squaredAxes[i] + t);
@@ -103,7 +109,8 @@ double ellipsoidRootFunction(double t, const Vec3& z, const Vec3& squaredAxes, i
 // Closest point on an ellipsoid (or ellipse, dims = 2) to an outside point: sec. 4.1's root of g
 // (eq. 35) in the bracket of eq. 36 on the problem scaled into the unit cube (eqs. 37-38), found by
 // the safeguarded Newton iteration of secularRoot instead of bisection.
-Vec3 projectOutsidePoint(Vec3 z, Vec3 axes, int dims) {
+template <int dims>
+Vec3 projectOutsidePoint(Vec3 z, Vec3 axes) {
   // eq. 37: scale so every axis and coordinate is at most one.
   const double largest = std::max({1.0, axes.cwiseAbs().maxCoeff(), z.cwiseAbs().maxCoeff()});
   const double scale = 1.0 / largest;
@@ -118,14 +125,14 @@ Vec3 projectOutsidePoint(Vec3 z, Vec3 axes, int dims) {
   double largestAxis = 0.0, zSquaredNorm = 0.0;
   for (int i = 0; i < dims; ++i) largestAxis = std::max(largestAxis, axes[i]), zSquaredNorm += z[i] * z[i];
   double tHigh = std::max(largestAxis * std::sqrt(zSquaredNorm), 1e-300);
-  while (ellipsoidRootFunction(tHigh, z, squaredAxes, dims) >= 0.0) {
+  while (ellipsoidRootFunction<dims>(tHigh, z, squaredAxes) >= 0.0) {
     tLow = tHigh;
     tHigh *= kExpansion;
   }
   // Safeguarded Newton in the bracket (see secularRoot); tHigh keeps g < 0, so the answer is feasible.
   // S(t) = g(t) + 1 = sum_i a_i^2 z_i^2 / (a_i^2 + t)^2.
   const Vec3 weights = squaredAxes.cwiseProduct(z).cwiseProduct(z);
-  tHigh = secularRoot(weights.data(), squaredAxes.data(), dims, tLow, tHigh, true);
+  tHigh = secularRoot<dims>(weights.data(), squaredAxes.data(), tLow, tHigh, true);
   // eq. 32: x* = (tK + I)^-1 z, then undo the scaling.
   Vec3 x = Vec3::Zero();
   for (int i = 0; i < dims; ++i) x[i] = squaredAxes[i] * z[i] / (squaredAxes[i] + tHigh);
@@ -161,7 +168,7 @@ Eigen::Matrix<double, Dims, 1> projectInMetric(const Eigen::Matrix<double, Dims,
   const Vec weights = g.cwiseProduct(g);               // S(t) = |y(t)|^2 = sum_i g_i^2 / (values_i + t)^2
   // Rounding can leave H with a zero or negative eigenvalue when the axes differ by many orders of
   // magnitude; S is then not convex on the bracket and the bisection must decide alone.
-  const double tHigh = secularRoot(weights.data(), values.data(), Dims, 0.0, tHigh0, values.minCoeff() > 0.0);
+  const double tHigh = secularRoot<Dims>(weights.data(), values.data(), 0.0, tHigh0, values.minCoeff() > 0.0);
   const Vec y = eigen.eigenvectors() * (g.array() / (values.array() + tHigh)).matrix();
   return axes.asDiagonal() * y;
 }
@@ -201,7 +208,14 @@ Vec3 proxEllipsoidInDiagonalMetric(const Vec3& z, const Vec3& semiAxes, const Ve
   // this test skips the scaling (and the divisions undoing it) that sits on the Gauss-Seidel
   // sweep's dependency chain from one contact to the next.
   if (insideEllipsoid(z, semiAxes)) return z;
-  return proxEllipsoid(z.cwiseProduct(sqrtMetric), semiAxes.cwiseProduct(sqrtMetric)).cwiseQuotient(sqrtMetric);
+  const Vec3 scaledZ = z.cwiseProduct(sqrtMetric), scaledAxes = semiAxes.cwiseProduct(sqrtMetric);
+  // When the test could decide (three positive semi-axes, the friction ellipsoid of a pressed
+  // contact, and no overflow or underflow in it), z is outside: straight to the search. Otherwise
+  // proxEllipsoid sorts out flattened ellipsoids and extreme magnitudes.
+  const double volumeSquared = semiAxes.prod() * semiAxes.prod();
+  const bool decided = volumeSquared > 0.0 && volumeSquared <= std::numeric_limits<double>::max();
+  const Vec3 x = decided ? projectOutsidePoint<3>(scaledZ, scaledAxes) : proxEllipsoid(scaledZ, scaledAxes);
+  return x.cwiseQuotient(sqrtMetric);
 }
 
 Vec3 proxEllipsoid(const Vec3& z, const Vec3& semiAxes) {
@@ -227,7 +241,7 @@ Vec3 proxEllipsoid(const Vec3& z, const Vec3& semiAxes) {
       // The friction disk (no torsion, isotropic): the closest point is the radial clamp.
       xPermuted.head<2>() = zPermuted.head<2>() * (axesPermuted[0] / zPermuted.head<2>().norm());
     } else {
-      xPermuted = projectOutsidePoint(zPermuted, axesPermuted, dims);
+      xPermuted = dims == 3 ? projectOutsidePoint<3>(zPermuted, axesPermuted) : projectOutsidePoint<2>(zPermuted, axesPermuted);
     }
   }
   Vec3 x = Vec3::Zero();
