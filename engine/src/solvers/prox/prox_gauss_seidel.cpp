@@ -1,6 +1,3 @@
-// LanePack values are passed between inline functions of this file only; GCC's note that 32-byte
-// vectors are passed differently with and without AVX concerns no interface.
-#pragma GCC diagnostic ignored "-Wpsabi"
 #include "solvers/prox/prox_gauss_seidel.h"
 
 #include <cmath>
