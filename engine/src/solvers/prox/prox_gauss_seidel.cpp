@@ -1,6 +1,6 @@
 #include "solvers/prox/prox_gauss_seidel.h"
 
-#include <cmath>
+#include <algorithm>
 #include <cstdint>
 
 namespace contactlab {

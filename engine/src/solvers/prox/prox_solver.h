@@ -30,30 +30,6 @@ class ProxSolver : public ContactSolver {
     return std::max(merit, delta.cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
   }
 
-  // Which normal impulse sizes the friction set F (eq. 16) in a contact update.
-  enum class FrictionSetFrom { NewNormal, PreviousNormal };
-  // Alg. 1-2, lines 6-8 for contact k: z = lambda_k - R_k v, lambda_n = prox_N(z_n) (eq. 21a) and
-  // lambda_f = prox_F(z_f) (eq. 21b), F sized by lambda_n^{k+1} (Gauss-Seidel) or lambda_n^k (Jacobi).
-  // Inline: it is the body of the sweep loop.
-  [[gnu::always_inline]] static Vec4 proxContactUpdate(const ContactBlock& block, const RFactors& r, int k, const Vec4& previous,
-                                const Vec4& velocity, FrictionSetFrom sizeFrom) {
-    const Vec4 z = previous - r.apply(k, velocity);
-    Vec4 next;
-    next[kNormal] = proxNormalCone(z[kNormal]);
-    const double sizingNormal = sizeFrom == FrictionSetFrom::NewNormal ? next[kNormal] : previous[kNormal];
-    // The two common cases stay here, inline and division-free: a separating contact's friction
-    // set is the origin (eq. 16 with lambda_n = 0), and a point inside F is its own projection in
-    // every metric. Only points outside take the closest-point search of sec. 4.1.
-    if (sizingNormal <= 0.0) {
-      next.tail<3>().setZero();
-    } else {
-      const Vec3 axes = frictionSemiAxes(block.friction, sizingNormal);
-      const Vec3 frictionTrial = z.tail<3>();
-      next.tail<3>() = insideEllipsoid(frictionTrial, axes) ? frictionTrial : r.projectFriction(k, frictionTrial, axes);
-    }
-    return next;
-  }
-
   // Buffers reused from solve to solve.
   Eigen::VectorXd w_;  // 6 * numSlots: M^-1 J^T lambda, (linear, angular) per dynamic body
 
