@@ -124,8 +124,15 @@ Vec3 projectOutsidePoint(Vec3 z, Vec3 axes) {
   // Written out: Eigen's dynamic-size head() reductions on a Vec3 trip GCC 12's -Warray-bounds.
   double largestAxis = 0.0, zSquaredNorm = 0.0;
   for (int i = 0; i < dims; ++i) largestAxis = std::max(largestAxis, axes[i]), zSquaredNorm += z[i] * z[i];
-  double tHigh = std::max(largestAxis * std::sqrt(zSquaredNorm), 1e-300);
-  while (ellipsoidRootFunction<dims>(tHigh, z, squaredAxes) >= 0.0) {
+  const double zNorm = std::sqrt(zSquaredNorm);
+  double tHigh = std::max(largestAxis * zNorm, 1e-300);
+  // At t = a_max |z|, S(t) = g(t) + 1 = sum_i a_i^2 z_i^2 / (a_i^2 + t)^2 is at most
+  // (1 + a_max / |z|)^-2 when a_max <= |z| (each term grows with a_i^2 <= t) and below 1/4 otherwise
+  // (a_i^2 z_i^2 / (a_i^2 + t)^2 <= z_i^2 / 4t). So g < 0 holds by a margin of about 2 a_max / |z|,
+  // far above rounding unless a_max / |z| is below kExpansionNeeded: only then is g evaluated and t
+  // expanded.
+  constexpr double kExpansionNeeded = 1e-12;
+  while (largestAxis < kExpansionNeeded * zNorm && ellipsoidRootFunction<dims>(tHigh, z, squaredAxes) >= 0.0) {
     tLow = tHigh;
     tHigh *= kExpansion;
   }
