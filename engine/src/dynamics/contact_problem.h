@@ -73,7 +73,7 @@ void applyInvMassJt(const ContactProblem& problem, const Eigen::VectorXd& lambda
 }
 
 // v = J w + b for contact k (the contact velocity given w = M^-1 J^T lambda).
-[[gnu::always_inline]] inline Vec4 contactVelocity(const ContactBlock& block, const Eigen::VectorXd& w) {
+inline Vec4 contactVelocity(const ContactBlock& block, const Eigen::VectorXd& w) {
   return block.b + jacobianTimes(block, w);
 }
 

@@ -31,7 +31,7 @@ class ProxSolver : public ContactSolver {
   }
 
   // Buffers reused from solve to solve.
-  Eigen::VectorXd w_;  // 6 * numSlots: M^-1 J^T lambda, (linear, angular) per dynamic body
+  Eigen::VectorXd w_;  // M^-1 J^T lambda, (linear, angular) per dynamic body (Gauss-Seidel appends zero slots)
 
  private:
   static constexpr double kDivergenceGrowth = 2.0;
