@@ -1,7 +1,10 @@
 #include "solvers/prox/prox_gauss_seidel.h"
 
+#include "solvers/prox/ellipsoid_search.h"
+
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace contactlab {
 
@@ -44,7 +47,9 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
     for (int lane = 0; lane < kGroupWidth; ++lane) {
       const int k = group.contact[lane];
       const ContactBlock block = k >= 0 ? problem.blocks[k] : ContactBlock{};
-      const Vec4 rDiagonal = k >= 0 && r.isDiagonal() ? r.unscaledDiagonal(k) : Vec4::Zero();
+      const bool diagonal = k >= 0 && r.isDiagonal();
+      const Vec4 rDiagonal = diagonal ? r.unscaledDiagonal(k) : Vec4::Zero();
+      const Vec3 frictionMetricSqrt = diagonal ? r.frictionMetricSqrt(k) : Vec3::Zero();
       for (int row = 0; row < 3; ++row) {
         group.normal[row][lane] = block.frame(row, 0);
         group.tangentT[row][lane] = block.frame(row, 1);
@@ -52,6 +57,7 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
         group.armA[row][lane] = block.armA[row];
         group.armB[row][lane] = block.armB[row];
         group.friction[row][lane] = block.friction[row];
+        group.frictionMetricSqrt[row][lane] = frictionMetricSqrt[row];
       }
       for (int row = 0; row < 4; ++row) {
         group.b[row][lane] = block.b[row];
@@ -100,11 +106,11 @@ double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::V
   constexpr int L = kGroupWidth;
   using Mask = std::int64_t __attribute__((vector_size(L * sizeof(std::int64_t))));
   double* const w = w_.data();
-  auto cross = [](const LanePack (&a)[3], const LanePack (&b)[3], int i) {
+  auto cross = [](const LanePack (&a)[3], const LanePack (&b)[3], int i) __attribute__((always_inline)) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
     return a[j] * b[k] - a[k] * b[j];
   };
-  auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+  auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) __attribute__((always_inline)) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
 
   // w of both sides, (linear, angular), and their M^-1 (eq. 59), one lane per contact.
   LanePack wA[6], wB[6], massA, massB, inertiaA[6], inertiaB[6];
@@ -143,13 +149,28 @@ double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::V
 
   // lambda_n = prox_N(z_n) (eq. 21a); lambda_f = prox_F(z_f) (eq. 21b) with F sized by the new
   // lambda_n. A separating contact's F is the origin and a point inside F is its own projection;
-  // only the lanes outside need the closest-point search of sec. 4.1.
+  // only the lanes outside need the closest-point search of sec. 4.1. With a diagonal metric G
+  // (Global, Local) and a solid ellipsoid, the outside lanes run that search together on the
+  // substituted problem y = sqrt(G) x, as proxEllipsoidInDiagonalMetric does for one contact (and
+  // with the same result); the others (flattened ellipsoids, extreme magnitudes, Blocked) one by one.
   LanePack next[4];
   next[kNormal] = z[kNormal] > 0.0 ? z[kNormal] : 0.0;
   const LanePack axes[3] = {g.friction[0] * next[kNormal], g.friction[1] * next[kNormal], g.friction[2] * next[kNormal]};
   const Mask inside = insideEllipsoid(z[1], z[2], z[3], axes[0], axes[1], axes[2]);
   for (int row = 1; row < 4; ++row) next[row] = inside ? z[row] : 0.0;
-  const Mask outside = next[kNormal] > 0.0 && !inside;
+  Mask outside = next[kNormal] > 0.0 && !inside;
+  if (r.isDiagonal() && ellipsoid_search::anyOf(outside)) {
+    const LanePack volume = axes[0] * axes[1] * axes[2];
+    const Mask together = outside && volume * volume > 0.0 && volume * volume <= std::numeric_limits<double>::max();
+    LanePack scaledZ[3], scaledAxes[3], x[3];
+    for (int i = 0; i < 3; ++i) {  // lanes not searched get a harmless outside point of the unit ball
+      scaledZ[i] = together ? z[1 + i] * g.frictionMetricSqrt[i] : 2.0;
+      scaledAxes[i] = together ? axes[i] * g.frictionMetricSqrt[i] : 1.0;
+    }
+    ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, together, x);
+    for (int i = 0; i < 3; ++i) next[1 + i] = together ? x[i] / g.frictionMetricSqrt[i] : next[1 + i];
+    outside = outside && !together;
+  }
   for (int l = 0; l < L; ++l) {
     if (!outside[l]) continue;
     const Vec3 projected = r.projectFriction(g.contact[l], Vec3(z[1][l], z[2][l], z[3][l]), Vec3(axes[0][l], axes[1][l], axes[2][l]));
@@ -174,7 +195,7 @@ double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::V
     momentB[i] = cross(g.armB, impulse, i) + torsion;
   }
   // I^-1 m with I^-1 from its six entries (xx, yy, zz, xy, xz, yz).
-  auto inertiaTimes = [](const LanePack (&inertia)[6], const LanePack (&m)[3], int i) {
+  auto inertiaTimes = [](const LanePack (&inertia)[6], const LanePack (&m)[3], int i) __attribute__((always_inline)) {
     constexpr int kEntry[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
     return inertia[kEntry[i][0]] * m[0] + inertia[kEntry[i][1]] * m[1] + inertia[kEntry[i][2]] * m[2];
   };

@@ -46,6 +46,7 @@ class ProxGaussSeidel final : public ProxSolver {
     LanePack b[4];
     LanePack rDiagonal[4];  // Global and Local: R_k without the back-tracking scale; Blocked: unused
     LanePack friction[3];
+    LanePack frictionMetricSqrt[3];  // Global and Local: sqrt(G) of the friction rows, G = R_f^-1
     LanePack diagonalA[4];  // merit weights (zero in padding lanes)
     LanePack lambda[4];
     std::array<int, kGroupWidth> contact;  // contact index, -1 for padding
