@@ -159,9 +159,13 @@ double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::V
   const Mask inside = insideEllipsoid(z[1], z[2], z[3], axes[0], axes[1], axes[2]);
   for (int row = 1; row < 4; ++row) next[row] = inside ? z[row] : 0.0;
   Mask outside = next[kNormal] > 0.0 && !inside;
-  if (r.isDiagonal() && ellipsoid_search::anyOf(outside)) {
-    const LanePack volume = axes[0] * axes[1] * axes[2];
-    const Mask together = outside && volume * volume > 0.0 && volume * volume <= std::numeric_limits<double>::max();
+  const LanePack volume = axes[0] * axes[1] * axes[2];
+  const Mask together = outside && volume * volume > 0.0 && volume * volume <= std::numeric_limits<double>::max();
+  int lanesTogether = 0;
+  for (int l = 0; l < L; ++l) lanesTogether += together[l] != 0;
+  // A single lane is cheaper alone: the search's divisions and square roots then cost four lanes'
+  // worth for one (square roots are taken lane by lane). The result is the same either way.
+  if (r.isDiagonal() && lanesTogether >= 2) {
     LanePack scaledZ[3], scaledAxes[3], x[3];
     for (int i = 0; i < 3; ++i) {  // lanes not searched get a harmless outside point of the unit ball
       scaledZ[i] = together ? z[1 + i] * g.frictionMetricSqrt[i] : 2.0;
