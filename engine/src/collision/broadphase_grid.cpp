@@ -35,8 +35,12 @@ BroadphaseGrid::CellSlot& BroadphaseGrid::slotOf(const std::int64_t (&cell)[3]) 
   const std::size_t mask = slots_.size() - 1;  // the size is a power of two
   for (std::size_t i = hashCell(cell) & mask;; i = (i + 1) & mask) {
     CellSlot& slot = slots_[i];
-    if (slot.count == 0) std::copy(cell, cell + 3, slot.cell);
-    if (slot.count == 0 || sameCell(slot.cell, cell)) return slot;
+    if (slot.count == 0) {  // claimed now: the caller counts the body in at once
+      std::copy(cell, cell + 3, slot.cell);
+      usedSlots_.push_back(static_cast<int>(i));
+      return slot;
+    }
+    if (sameCell(slot.cell, cell)) return slot;
   }
 }
 
@@ -59,7 +63,7 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
   extents_.clear();
   for (int i = 0; i < n; ++i)
     if (movable[i]) extents_.push_back((boxes[i].upper - boxes[i].lower).maxCoeff());
-  slots_.clear();
+  clearSlots();
   if (extents_.empty()) return;  // every pair needs a movable body
   const auto median = extents_.begin() + extents_.size() / 2;
   std::nth_element(extents_.begin(), median, extents_.end());
@@ -90,18 +94,21 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
 
   // Counting sort of the (cell, body) entries into buckets: count per cell, lay the buckets out one
   // after another, then fill them. Bodies enter in increasing order, so each bucket is sorted.
-  slots_.assign(std::bit_ceil(2 * entries + 1), CellSlot{});
+  // The table keeps its size while the entry count fits (clearSlots emptied it).
+  const std::size_t tableSize = std::bit_ceil(2 * entries + 1);
+  if (slots_.size() < tableSize || slots_.size() > 4 * tableSize) slots_.assign(tableSize, CellSlot{});
   cellBodies_.resize(entries);
   for (int i = 0; i < n; ++i)
     if (!ranges_[i].large) forEachCell(ranges_[i], [](CellSlot& slot) { ++slot.count; });
   int start = 0;
-  for (CellSlot& slot : slots_) slot.start = start, start += slot.count;
+  for (const int used : usedSlots_) slots_[used].start = start, start += slots_[used].count;
   for (int i = 0; i < n; ++i)
     if (!ranges_[i].large) forEachCell(ranges_[i], [&](CellSlot& slot) { cellBodies_[slot.start + slot.filled++] = i; });
 
   // Pairs sharing a cell. Two boxes share every cell of their overlap, so a pair is reported only
   // from the cell holding the lower corner of that overlap, once.
-  for (const CellSlot& slot : slots_) {
+  for (const int used : usedSlots_) {
+    const CellSlot& slot = slots_[used];
     const int* bucket = cellBodies_.data() + slot.start;
     for (int i = 0; i < slot.count; ++i)
       for (int j = i + 1; j < slot.count; ++j) {
@@ -123,6 +130,11 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
     }
 
   std::sort(pairs.begin(), pairs.end());
+}
+
+void BroadphaseGrid::clearSlots() {
+  for (const int used : usedSlots_) slots_[used] = CellSlot{};
+  usedSlots_.clear();
 }
 
 void BroadphaseGrid::occupiedCells(std::vector<Aabb>& cells) const {

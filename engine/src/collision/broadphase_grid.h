@@ -38,6 +38,7 @@ class BroadphaseGrid {
     int filled = 0;  // how many of them are in place so far
   };
   CellSlot& slotOf(const std::int64_t (&cell)[3]);  // finds the cell's slot, claiming a free one if new
+  void clearSlots();                                 // frees the slots claimed since the last clear
   template <class Visit>
   void forEachCell(const CellRange& range, Visit&& visit);
 
@@ -46,6 +47,7 @@ class BroadphaseGrid {
   std::vector<CellRange> ranges_;  // per body
   std::vector<int> largeBodies_;
   std::vector<CellSlot> slots_;
+  std::vector<int> usedSlots_;  // the claimed slots of slots_, in claiming order: all a step visits or clears
   std::vector<int> cellBodies_;  // the buckets, each in increasing body order
 };
 

@@ -1,26 +1,219 @@
 #include "solvers/prox/prox_gauss_seidel.h"
 
+#include "solvers/prox/ellipsoid_search.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
 namespace contactlab {
 
-void ProxGaussSeidel::resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
-  // Alg. 2, line 3.
-  applyInvMassJt(problem, lambda, w_);
+void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
+  const int contacts = problem.numContacts();
+  groups_.clear();
+  grouped_.assign(contacts, 0);
+  groupOfSlot_.assign(problem.numSlots, -1);
+  // The earliest contact not yet grouped always opens the next group, so `first` moves on with
+  // every group and the search for partners looks at no more than kLookahead candidates.
+  for (int first = 0; first < contacts;) {
+    const int groupIndex = static_cast<int>(groups_.size());
+    ContactGroup& group = groups_.emplace_back();
+    group.contact.fill(-1);
+    auto touchesGroup = [&](int slot) { return slot >= 0 && groupOfSlot_[slot] == groupIndex; };
+    int lanes = 0;
+    for (int k = first, candidates = 0; k < contacts && lanes < kGroupWidth && candidates < kLookahead; ++k) {
+      if (grouped_[k]) continue;
+      ++candidates;
+      const ContactBlock& block = problem.blocks[k];
+      if (touchesGroup(block.slotA) || touchesGroup(block.slotB)) continue;
+      for (const int slot : {block.slotA, block.slotB})
+        if (slot >= 0) groupOfSlot_[slot] = groupIndex;
+      grouped_[k] = 1;
+      group.contact[lanes++] = k;
+    }
+    while (first < contacts && grouped_[first]) ++first;
+  }
 }
 
-double ProxGaussSeidel::sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) {
-  double merit = 0.0;
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const ContactBlock& block = problem.blocks[k];
-    const Vec4 previous = lambda.segment<4>(4 * k);
-    // eq. 25 and lines 6-8: the friction set uses the new normal impulse.
-    const Vec4 next = proxContactUpdate(block, r, k, previous, contactVelocity(block, w_), FrictionSetFrom::NewNormal);
-    const Vec4 delta = next - previous;
-    // eq. 26 (line 9): keep w in step with lambda.
-    addInvMassJt(problem, k, delta, w_);
-    lambda.segment<4>(4 * k) = next;
-    merit = mergeMerit(merit, block, delta);
+void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) {
+  formGroups(problem);
+  responses_.assign(problem.numSlots + kGroupWidth, SlotResponse{});
+  for (int slot = 0; slot < problem.numSlots; ++slot) {
+    const SlotInverseMass& m = problem.inverseMass[slot];
+    const Mat3& i = m.invInertiaWorld;
+    responses_[slot] = {m.invMass, {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)}};
   }
+  for (ContactGroup& group : groups_)
+    for (int lane = 0; lane < kGroupWidth; ++lane) {
+      const int k = group.contact[lane];
+      const ContactBlock block = k >= 0 ? problem.blocks[k] : ContactBlock{};
+      const bool diagonal = k >= 0 && r.isDiagonal();
+      const Vec4 rDiagonal = diagonal ? r.unscaledDiagonal(k) : Vec4::Zero();
+      const Vec3 frictionMetricSqrt = diagonal ? r.frictionMetricSqrt(k) : Vec3::Zero();
+      for (int row = 0; row < 3; ++row) {
+        group.normal[row][lane] = block.frame(row, 0);
+        group.tangentT[row][lane] = block.frame(row, 1);
+        group.tangentS[row][lane] = block.frame(row, 2);
+        group.armA[row][lane] = block.armA[row];
+        group.armB[row][lane] = block.armB[row];
+        group.friction[row][lane] = block.friction[row];
+        group.frictionMetricSqrt[row][lane] = frictionMetricSqrt[row];
+      }
+      for (int row = 0; row < 4; ++row) {
+        group.b[row][lane] = block.b[row];
+        group.rDiagonal[row][lane] = rDiagonal[row];
+        group.diagonalA[row][lane] = block.diagonalA[row];
+      }
+      // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
+      // its zero inverse mass keeps it zero.
+      group.slotA[lane] = block.slotA >= 0 ? block.slotA : problem.numSlots + lane;
+      group.slotB[lane] = block.slotB >= 0 ? block.slotB : problem.numSlots + lane;
+    }
+}
+
+void ProxGaussSeidel::resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
+  // Alg. 2, line 3, plus the zero slots of the static sides.
+  applyInvMassJt(problem, lambda, w_);
+  w_.conservativeResize(6 * (problem.numSlots + kGroupWidth));
+  w_.tail(6 * kGroupWidth).setZero();
+  for (ContactGroup& group : groups_)
+    for (int lane = 0; lane < kGroupWidth; ++lane)
+      for (int row = 0; row < 4; ++row)
+        group.lambda[row][lane] = group.contact[lane] >= 0 ? lambda[4 * group.contact[lane] + row] : 0.0;
+}
+
+double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::VectorXd& lambda) {
+  const double merit = updateGroups(r);
+  for (const ContactGroup& group : groups_)
+    for (int lane = 0; lane < kGroupWidth; ++lane)
+      if (group.contact[lane] >= 0)
+        for (int row = 0; row < 4; ++row) lambda[4 * group.contact[lane] + row] = group.lambda[row][lane];
   return merit;
+}
+
+// The sweep proper, compiled twice: for baseline x86-64 (each LanePack operation is two SSE2
+// instructions) and for AVX2 (one instruction, three-operand forms, twice the vector registers),
+// chosen at load time by the CPU. Neither enables FMA, so both round alike and results do not
+// depend on the machine.
+[[gnu::target_clones("avx2", "default")]] double ProxGaussSeidel::updateGroups(const RFactors& r) {
+  double merit = 0.0;
+  for (ContactGroup& group : groups_) merit = std::max(merit, updateGroup(group, r));
+  return merit;
+}
+
+// Alg. 2, lines 5-9, for the lanes of one group at once; returns their merit (see mergeMerit).
+[[gnu::always_inline]] inline double ProxGaussSeidel::updateGroup(ContactGroup& g, const RFactors& r) {
+  constexpr int L = kGroupWidth;
+  using Mask = std::int64_t __attribute__((vector_size(L * sizeof(std::int64_t))));
+  double* const w = w_.data();
+  auto cross = [](const LanePack (&a)[3], const LanePack (&b)[3], int i) __attribute__((always_inline)) {
+    const int j = (i + 1) % 3, k = (i + 2) % 3;
+    return a[j] * b[k] - a[k] * b[j];
+  };
+  auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) __attribute__((always_inline)) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
+
+  // w of both sides, (linear, angular), and their M^-1 (eq. 59), one lane per contact.
+  LanePack wA[6], wB[6], massA, massB, inertiaA[6], inertiaB[6];
+  for (int l = 0; l < L; ++l) {
+    const SlotResponse& a = responses_[g.slotA[l]];
+    const SlotResponse& b = responses_[g.slotB[l]];
+    for (int i = 0; i < 6; ++i) {
+      wA[i][l] = w[6 * g.slotA[l] + i], wB[i][l] = w[6 * g.slotB[l] + i];
+      inertiaA[i][l] = a.invInertia[i], inertiaB[i][l] = b.invInertia[i];
+    }
+    massA[l] = a.invMass, massB[l] = b.invMass;
+  }
+
+  // v = J w + b (eq. 56): the velocity of B's material point against A's in the frame rows, and
+  // the relative spin about n. Then z = lambda - R v (eq. 25).
+  LanePack relative[3], spin[3];
+  {
+    const LanePack angularA[3] = {wA[3], wA[4], wA[5]}, angularB[3] = {wB[3], wB[4], wB[5]};
+    for (int i = 0; i < 3; ++i) {
+      relative[i] = (wB[i] + cross(angularB, g.armB, i)) - (wA[i] + cross(angularA, g.armA, i));
+      spin[i] = angularB[i] - angularA[i];
+    }
+  }
+  LanePack z[4] = {g.b[kNormal] + dot(g.normal, relative), g.b[kTangentT] + dot(g.tangentT, relative),
+                   g.b[kTangentS] + dot(g.tangentS, relative), g.b[kTorsion] + dot(g.normal, spin)};
+  if (r.isDiagonal()) {
+    const double scale = r.scale();
+    for (int row = 0; row < 4; ++row) z[row] = g.lambda[row] - scale * (g.rDiagonal[row] * z[row]);
+  } else {
+    for (int l = 0; l < L; ++l) {
+      if (g.contact[l] < 0) continue;  // padding: v = 0, so z = lambda = 0
+      const Vec4 rv = r.apply(g.contact[l], Vec4(z[0][l], z[1][l], z[2][l], z[3][l]));
+      for (int row = 0; row < 4; ++row) z[row][l] = g.lambda[row][l] - rv[row];
+    }
+  }
+
+  // lambda_n = prox_N(z_n) (eq. 21a); lambda_f = prox_F(z_f) (eq. 21b) with F sized by the new
+  // lambda_n. A separating contact's F is the origin and a point inside F is its own projection;
+  // only the lanes outside need the closest-point search of sec. 4.1. With a diagonal metric G
+  // (Global, Local) and a solid ellipsoid, the outside lanes run that search together on the
+  // substituted problem y = sqrt(G) x, as proxEllipsoidInDiagonalMetric does for one contact (and
+  // with the same result); the others (flattened ellipsoids, extreme magnitudes, Blocked) one by one.
+  LanePack next[4];
+  next[kNormal] = z[kNormal] > 0.0 ? z[kNormal] : 0.0;
+  const LanePack axes[3] = {g.friction[0] * next[kNormal], g.friction[1] * next[kNormal], g.friction[2] * next[kNormal]};
+  const Mask inside = insideEllipsoid(z[1], z[2], z[3], axes[0], axes[1], axes[2]);
+  for (int row = 1; row < 4; ++row) next[row] = inside ? z[row] : 0.0;
+  Mask outside = next[kNormal] > 0.0 && !inside;
+  const LanePack volume = axes[0] * axes[1] * axes[2];
+  const Mask together = outside && volume * volume > 0.0 && volume * volume <= std::numeric_limits<double>::max();
+  int lanesTogether = 0;
+  for (int l = 0; l < L; ++l) lanesTogether += together[l] != 0;
+  // A single lane is cheaper alone: the search's divisions and square roots then cost four lanes'
+  // worth for one (square roots are taken lane by lane). The result is the same either way.
+  if (r.isDiagonal() && lanesTogether >= 2) {
+    LanePack scaledZ[3], scaledAxes[3], x[3];
+    for (int i = 0; i < 3; ++i) {  // lanes not searched get a harmless outside point of the unit ball
+      scaledZ[i] = together ? z[1 + i] * g.frictionMetricSqrt[i] : 2.0;
+      scaledAxes[i] = together ? axes[i] * g.frictionMetricSqrt[i] : 1.0;
+    }
+    ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, together, x);
+    for (int i = 0; i < 3; ++i) next[1 + i] = together ? x[i] / g.frictionMetricSqrt[i] : next[1 + i];
+    outside = outside && !together;
+  }
+  for (int l = 0; l < L; ++l) {
+    if (!outside[l]) continue;
+    const Vec3 projected = r.projectFriction(g.contact[l], Vec3(z[1][l], z[2][l], z[3][l]), Vec3(axes[0][l], axes[1][l], axes[2][l]));
+    for (int row = 1; row < 4; ++row) next[row][l] = projected[row - 1];
+  }
+
+  // Line 9 (eq. 26): w += M^-1 J^T (lambda^{k+1} - lambda^k); body B takes +[P; r_B x P + n dtau]
+  // with P = C dlambda_nts, body A the opposite (see ContactBlock).
+  LanePack delta[4], merit = {};
+  for (int row = 0; row < 4; ++row) {
+    delta[row] = next[row] - g.lambda[row];
+    g.lambda[row] = next[row];
+    const LanePack weighted = (delta[row] < 0.0 ? -delta[row] : delta[row]) * g.diagonalA[row];
+    merit = weighted > merit ? weighted : merit;
+  }
+  LanePack impulse[3], momentA[3], momentB[3];
+  for (int i = 0; i < 3; ++i)
+    impulse[i] = g.normal[i] * delta[kNormal] + g.tangentT[i] * delta[kTangentT] + g.tangentS[i] * delta[kTangentS];
+  for (int i = 0; i < 3; ++i) {
+    const LanePack torsion = g.normal[i] * delta[kTorsion];
+    momentA[i] = cross(g.armA, impulse, i) + torsion;
+    momentB[i] = cross(g.armB, impulse, i) + torsion;
+  }
+  // I^-1 m with I^-1 from its six entries (xx, yy, zz, xy, xz, yz).
+  auto inertiaTimes = [](const LanePack (&inertia)[6], const LanePack (&m)[3], int i) __attribute__((always_inline)) {
+    constexpr int kEntry[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
+    return inertia[kEntry[i][0]] * m[0] + inertia[kEntry[i][1]] * m[1] + inertia[kEntry[i][2]] * m[2];
+  };
+  for (int i = 0; i < 3; ++i) {
+    wA[i] -= massA * impulse[i];
+    wB[i] += massB * impulse[i];
+    wA[3 + i] -= inertiaTimes(inertiaA, momentA, i);
+    wB[3 + i] += inertiaTimes(inertiaB, momentB, i);
+  }
+  for (int l = 0; l < L; ++l)
+    for (int i = 0; i < 6; ++i) w[6 * g.slotA[l] + i] = wA[i][l], w[6 * g.slotB[l] + i] = wB[i][l];
+  double groupMerit = 0.0;
+  for (int l = 0; l < L; ++l) groupMerit = std::max(groupMerit, merit[l]);
+  return groupMerit;
 }
 
 }  // namespace contactlab

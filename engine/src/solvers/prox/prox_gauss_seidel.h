@@ -1,14 +1,71 @@
 #pragma once
+#include <array>
+#include <vector>
+
 #include "solvers/prox/prox_solver.h"
 
 namespace contactlab {
 
-// PROX Gauss-Seidel (paper Alg. 2): contacts in order, each using the freshest impulses through
-// w = M^-1 J^T lambda (the factorization of eqs. 25-26).
+// PROX Gauss-Seidel (paper Alg. 2): contacts one after another, each using the freshest impulses
+// through w = M^-1 J^T lambda (the factorization of eqs. 25-26).
+//
+// Sweep order. Updating a contact reads w of its two bodies and writes it back, so a contact that
+// shares a body with the one before it must wait for that update: in assembly order (pair by pair,
+// four contacts per box pair) the sweep is one long chain of dependent arithmetic. We visit the
+// contacts in groups of up to kGroupWidth that share no dynamic body: each group opens with the
+// earliest contact not yet visited and takes the next ones (among kLookahead candidates) that touch
+// none of the group's bodies. The updates of one group are independent, so doing them together
+// gives the numbers doing them one after another would: it is still Gauss-Seidel, every contact
+// using the latest w, in this order instead of assembly order. The order stays close to assembly
+// order; docs/benchmarks.md records its effect on the sweeps needed to converge.
+//
+// Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
+// step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
+// full are padding: zero data and a zero impulse.
 class ProxGaussSeidel final : public ProxSolver {
+ public:
+  static constexpr int kGroupWidth = 4;
+  // kGroupWidth doubles, one per lane (GCC/Clang vector extension); on baseline x86-64 each
+  // arithmetic operation on a LanePack is two SSE2 instructions.
+  using LanePack = double __attribute__((vector_size(kGroupWidth * sizeof(double))));
+
  protected:
+  void prepare(const ContactProblem& problem, const RFactors& r) override;
   double sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) override;
   void resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) override;
+
+ private:
+  static constexpr int kLookahead = 32;  // contacts not yet visited that a group may pick from
+
+  // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed) and
+  // lambda, which the sweep updates here and copies out at its end.
+  // Aligned for AVX loads, whatever the target this header is compiled for.
+  struct alignas(kGroupWidth * sizeof(double)) ContactGroup {
+    LanePack normal[3], tangentT[3], tangentS[3];  // the frame C = [n t s], one column each
+    LanePack armA[3], armB[3];
+    LanePack b[4];
+    LanePack rDiagonal[4];  // Global and Local: R_k without the back-tracking scale; Blocked: unused
+    LanePack friction[3];
+    LanePack frictionMetricSqrt[3];  // Global and Local: sqrt(G) of the friction rows, G = R_f^-1
+    LanePack diagonalA[4];  // merit weights (zero in padding lanes)
+    LanePack lambda[4];
+    std::array<int, kGroupWidth> contact;  // contact index, -1 for padding
+    std::array<int, kGroupWidth> slotA;    // slot into responses_ and w_; static sides get a zero slot
+    std::array<int, kGroupWidth> slotB;
+  };
+  // M^-1 of a slot (eq. 59) as the update reads it: I_WF^-1 is symmetric, so six entries.
+  struct SlotResponse {
+    double invMass = 0.0;
+    double invInertia[6] = {};  // xx, yy, zz, xy, xz, yz
+  };
+  void formGroups(const ContactProblem& problem);
+  double updateGroups(const RFactors& r);
+  double updateGroup(ContactGroup& group, const RFactors& r);
+
+  std::vector<ContactGroup> groups_;       // the sweep order
+  std::vector<SlotResponse> responses_;    // per slot, then kGroupWidth zero entries
+  std::vector<char> grouped_;              // per contact: already in a group
+  std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
 };
 
 }  // namespace contactlab

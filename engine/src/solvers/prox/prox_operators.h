@@ -2,6 +2,7 @@
 // Proximal operators of the PROX paper: the normal cone N (eq. 15a, 21a) and the
 // Coulomb-Contensou friction ellipsoid F (eq. 15b-16, 21b) with its closest-point search (sec. 4.1).
 #include <algorithm>
+#include <limits>
 
 #include "contactlab/math.h"
 
@@ -9,6 +10,23 @@ namespace contactlab {
 
 // prox_N(z) = max(0, z), eq. 21a.
 inline double proxNormalCone(double z) { return std::max(0.0, z); }
+
+// Whether z lies in the solid ellipsoid below with all three semi-axes a_i positive: f(z) <= 0 of
+// eq. 28, sum_i (z_i / a_i)^2 <= 1, multiplied through by (a_1 a_2 a_3)^2 so that no division sits
+// on the sweep's dependency chain. False when a semi-axis is zero or the products leave the range
+// of doubles; the caller then takes the general projection. T is double, or a vector of doubles
+// (GCC vector extension, one contact per element; the result is then a per-element mask).
+template <class T>
+inline auto insideEllipsoid(T z1, T z2, T z3, T a1, T a2, T a3) {
+  const T a23 = a2 * a3, a13 = a1 * a3, a12 = a1 * a2;
+  const T volume = a1 * a23;
+  const T scaled = (z1 * a23) * (z1 * a23) + (z2 * a13) * (z2 * a13) + (z3 * a12) * (z3 * a12);
+  const T bound = volume * volume;
+  return bound > 0.0 && bound <= std::numeric_limits<double>::max() && scaled <= bound;
+}
+inline bool insideEllipsoid(const Vec3& z, const Vec3& semiAxes) {
+  return insideEllipsoid(z[0], z[1], z[2], semiAxes[0], semiAxes[1], semiAxes[2]);
+}
 
 // Closest point to z in the solid ellipsoid {x : (x1/a)^2 + (x2/b)^2 + (x3/c)^2 <= 1}, eq. 21b.
 // Semi-axes are >= 0; a zero semi-axis flattens the ellipsoid onto that coordinate's zero plane

@@ -17,6 +17,7 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
   }
   rFactors_.initialize(settings.rFactor, problem);
   report.initialGlobalR = rFactors_.initialGlobalR();
+  prepare(problem, rFactors_);
   resetFrom(problem, lambda);
   bestLambda_ = lambda;
 

@@ -17,6 +17,8 @@ class ProxSolver : public ContactSolver {
   // One sweep over all contacts: updates lambda in place from lambda^k to lambda^{k+1} and
   // returns the merit r^{k+1} = ||lambda^{k+1} - lambda^k|| (see mergeMerit).
   virtual double sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) = 0;
+  // Called once per solve, before the first resetFrom, with what every sweep of the solve reads.
+  virtual void prepare(const ContactProblem&, const RFactors&) {}
   // Called before the first sweep and after a roll-back restored lambda, so a sweep can rebuild
   // what it keeps in step with lambda (Gauss-Seidel's w = M^-1 J^T lambda).
   virtual void resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) = 0;
@@ -28,23 +30,8 @@ class ProxSolver : public ContactSolver {
     return std::max(merit, delta.cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
   }
 
-  // Which normal impulse sizes the friction set F (eq. 16) in a contact update.
-  enum class FrictionSetFrom { NewNormal, PreviousNormal };
-  // Alg. 1-2, lines 6-8 for contact k: z = lambda_k - R_k v, lambda_n = prox_N(z_n) (eq. 21a) and
-  // lambda_f = prox_F(z_f) (eq. 21b), F sized by lambda_n^{k+1} (Gauss-Seidel) or lambda_n^k (Jacobi).
-  // Inline: it is the body of the sweep loop.
-  static Vec4 proxContactUpdate(const ContactBlock& block, const RFactors& r, int k, const Vec4& previous,
-                                const Vec4& velocity, FrictionSetFrom sizeFrom) {
-    const Vec4 z = previous - r.apply(k, velocity);
-    Vec4 next;
-    next[kNormal] = proxNormalCone(z[kNormal]);
-    const double sizingNormal = sizeFrom == FrictionSetFrom::NewNormal ? next[kNormal] : previous[kNormal];
-    next.tail<3>() = r.projectFriction(k, z.tail<3>(), frictionSemiAxes(block.friction, sizingNormal));
-    return next;
-  }
-
   // Buffers reused from solve to solve.
-  Eigen::VectorXd w_;  // 6 * numSlots: M^-1 J^T lambda, (linear, angular) per dynamic body
+  Eigen::VectorXd w_;  // M^-1 J^T lambda, (linear, angular) per dynamic body (Gauss-Seidel appends zero slots)
 
  private:
   static constexpr double kDivergenceGrowth = 2.0;

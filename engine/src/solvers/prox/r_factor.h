@@ -24,6 +24,13 @@ class RFactors {
     return scale_ * diagonal.cwiseProduct(v);
   }
 
+  // Whether every R_k is diagonal (Global, Local), and then R_k's diagonal without the back-tracking
+  // scale: apply(k, v) = scale() * (unscaledDiagonal(k) .* v).
+  bool isDiagonal() const { return strategy_ != RFactorStrategy::Blocked; }
+  const Vec4& unscaledDiagonal(int k) const { return perContact_[k * stride_].diagonal; }
+  // Global and Local: sqrt of the friction rows' metric R_f^-1, as projectFriction uses it.
+  const Vec3& frictionMetricSqrt(int k) const { return perContact_[k * stride_].frictionMetricSqrt; }
+
   // prox_F(z) for contact k's friction set with semi-axes `axes`, taken in the metric R_f^-1 so
   // that fixed points are the Coulomb-Contensou solution whatever the strategy (see
   // proxEllipsoidInMetric). The back-tracking scale does not change the metric's argmin.
