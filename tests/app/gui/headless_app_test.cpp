@@ -46,17 +46,43 @@ class HeadlessAppTest : public ::testing::Test {
     fs::remove_all(dir_, ec);
   }
 
-  RunResult run(const std::string& arguments, bool underXvfb = true) const {
+  // Runs the app with `arguments` (or, given `program`, that shell command instead of the app).
+  RunResult run(const std::string& arguments, bool underXvfb = true, const std::string& program = "") const {
     const fs::path log = dir_ / "app-output.txt";
     const std::string prefix = underXvfb ? "xvfb-run -a -s \"-screen 0 1280x720x24\" " : "";
     const std::string command = "cd '" + dir_.string() + "' && HOME='" + dir_.string() + "' XDG_CONFIG_HOME='" +
-                                (dir_ / "config").string() + "' " + prefix + "'" CONTACTLAB_APP_PATH "' " +
-                                arguments + " >'" + log.string() + "' 2>&1";
+                                (dir_ / "config").string() + "' " + prefix +
+                                (program.empty() ? "'" CONTACTLAB_APP_PATH "' " + arguments : program) + " >'" + log.string() + "' 2>&1";
     const int status = std::system(command.c_str());
     RunResult result;
     result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     result.output = readFile(log);
     return result;
+  }
+
+  // Starts the interactive app (no --exit) in a virtual display, lets it run for `seconds`, then
+  // asks it to quit with SIGTERM. `alive` says whether it was still running when asked.
+  struct InteractiveRun {
+    bool alive = false;
+    int exitCode = -1;
+    std::string output;
+  };
+  InteractiveRun runInteractively(const std::string& arguments, int seconds) const {
+    const fs::path script = dir_ / "interactive.sh";
+    {
+      std::ofstream out(script);
+      out << "'" CONTACTLAB_APP_PATH "' " << arguments << " &\n"
+          << "app=$!\n"
+          << "sleep " << seconds << "\n"
+          << "if kill -0 $app 2>/dev/null; then echo STILL-RUNNING; kill -TERM $app; fi\n"
+          << "wait $app\n";
+    }
+    const RunResult result = run("", /*underXvfb=*/true, "sh '" + script.string() + "'");
+    InteractiveRun outcome;
+    outcome.alive = result.output.find("STILL-RUNNING") != std::string::npos;
+    outcome.exitCode = result.exitCode;
+    outcome.output = result.output;
+    return outcome;
   }
 
   fs::path dir_;
@@ -122,6 +148,26 @@ TEST_F(HeadlessAppTest, BrokenShaderExitsOneNamingTheShaderFile) {
   const RunResult result = run("--no-settings --shaders '" + shaders.string() + "' --frames 2 --exit");
   EXPECT_EQ(result.exitCode, 1) << result.output;
   EXPECT_NE(result.output.find("body.frag"), std::string::npos) << result.output;
+}
+
+// In the interactive app a broken scene and a broken shader are shown as errors (and logged); the
+// app keeps running on the default scene and quits cleanly, saving its settings, when asked to.
+TEST_F(HeadlessAppTest, InteractiveAppSurvivesABrokenSceneAndABrokenShader) {
+  SKIP_WITHOUT_XVFB();
+  const fs::path shaders = dir_ / "shaders";
+  fs::copy(CONTACTLAB_SHADER_DIR, shaders, fs::copy_options::recursive);
+  {
+    std::ofstream broken(shaders / "line.frag", std::ios::app);
+    broken << "\nthis line is not GLSL;\n";
+  }
+  const std::string scene = std::string(CONTACTLAB_TEST_DATA) + "/bad_scenes/unknown_key.json";
+  const InteractiveRun result =
+      runInteractively("--scene '" + scene + "' --shaders '" + shaders.string() + "'", /*seconds=*/6);
+  EXPECT_TRUE(result.alive) << result.output;
+  EXPECT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("unknown_key.json"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("line.frag"), std::string::npos) << result.output;
+  EXPECT_TRUE(fs::exists(dir_ / "config" / "contactlab" / "settings.json"));
 }
 
 TEST_F(HeadlessAppTest, BadFlagsExitTwoWithOneLine) {
