@@ -130,9 +130,10 @@ void World::Impl::buildProblem() {
 void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
   if (!settings.warmStart) return;
+  std::size_t cursor = 0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
-    if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature})) {
+    if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor)) {
       lambda[4 * k + kNormal] = cached->normal;
       lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
       lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
