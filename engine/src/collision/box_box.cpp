@@ -97,19 +97,23 @@ struct ClipPolygon {
 // Sutherland-Hodgman: keeps the part of the polygon where normal . x <= offset.
 ClipPolygon clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, std::uint32_t planeTag) {
   ClipPolygon clipped;
+  if (polygon.size == 0) return clipped;
+  // Each vertex's distance is computed once and carried to the next edge, which starts there.
+  const ClipVertex* previous = &polygon.vertices[polygon.size - 1];
+  double previousDistance = normal.dot(previous->position) - offset;
   for (int i = 0; i < polygon.size; ++i) {
-    const ClipVertex& previous = polygon.vertices[(i + polygon.size - 1) % polygon.size];
     const ClipVertex& current = polygon.vertices[i];
-    const double previousDistance = normal.dot(previous.position) - offset;
     const double currentDistance = normal.dot(current.position) - offset;
     if ((previousDistance <= 0.0) != (currentDistance <= 0.0)) {
       const double t = previousDistance / (previousDistance - currentDistance);
-      const Vec3 crossing = previous.position + t * (current.position - previous.position);
+      const Vec3 crossing = previous->position + t * (current.position - previous->position);
       // Entering, the polygon arrives along the plane; leaving, it departs along it.
-      if (currentDistance <= 0.0) clipped.push({crossing, planeTag, previous.outTag});
-      else clipped.push({crossing, previous.outTag, planeTag});
+      if (currentDistance <= 0.0) clipped.push({crossing, planeTag, previous->outTag});
+      else clipped.push({crossing, previous->outTag, planeTag});
     }
     if (currentDistance <= 0.0) clipped.push(current);
+    previous = &current;
+    previousDistance = currentDistance;
   }
   return clipped;
 }
