@@ -94,10 +94,13 @@ struct ClipPolygon {
   void push(const ClipVertex& v) { vertices[size++] = v; }
 };
 
-// Sutherland-Hodgman: keeps the part of the polygon where normal . x <= offset.
-ClipPolygon clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, std::uint32_t planeTag) {
-  ClipPolygon clipped;
-  if (polygon.size == 0) return clipped;
+// Sutherland-Hodgman: writes to `clipped` the part of the polygon where normal . x <= offset.
+// (Into the caller's second polygon rather than returned: the four clips alternate between two
+// polygons instead of copying one back each time.)
+void clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, std::uint32_t planeTag,
+                 ClipPolygon& clipped) {
+  clipped.size = 0;
+  if (polygon.size == 0) return;
   // Each vertex's distance is computed once and carried to the next edge, which starts there.
   const ClipVertex* previous = &polygon.vertices[polygon.size - 1];
   double previousDistance = normal.dot(previous->position) - offset;
@@ -115,7 +118,6 @@ ClipPolygon clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double o
     previous = &current;
     previousDistance = currentDistance;
   }
-  return clipped;
 }
 
 // Face contact: the incident box's face most opposed to the reference normal, clipped to the
@@ -130,7 +132,7 @@ void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int r
 
   // The incident face's corners in order around it; edge k runs from corner k to corner k + 1.
   const int u = (incidentAxis + 1) % 3, v = (incidentAxis + 2) % 3;
-  ClipPolygon polygon;
+  ClipPolygon polygon, scratch;
   for (std::uint32_t k = 0; k < 4; ++k) {
     int vertexIndex = (incidentSign > 0.0 ? 1 : 0) << incidentAxis;
     // Corners k = 0..3 take the signs (+,+), (-,+), (-,-), (+,-) along (u, v): once around the face.
@@ -146,8 +148,8 @@ void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int r
     const int axis = (referenceAxis + slot) % 3;
     const Vec3 sideNormal = referencePose.rotation.col(axis);
     const double centre = sideNormal.dot(referencePose.position), half = reference.halfExtents[axis];
-    polygon = clipByPlane(polygon, sideNormal, centre + half, planeTag++);
-    polygon = clipByPlane(polygon, -sideNormal, -centre + half, planeTag++);
+    clipByPlane(polygon, sideNormal, centre + half, planeTag++, scratch);
+    clipByPlane(scratch, -sideNormal, -centre + half, planeTag++, polygon);
   }
 
   const double referenceSign = referenceNormal.dot(referencePose.rotation.col(referenceAxis)) > 0.0 ? 1.0 : -1.0;
