@@ -25,10 +25,10 @@ constexpr double kFaceAxisPreference = 0.01;
 // face axes cover those configurations.
 constexpr double kParallelEdges = 1e-6;
 
-// Half the length of the box's shadow on a unit axis.
-double projectedRadius(const BoxShape& box, const Pose& pose, const Vec3& axis) {
-  return (pose.rotation.transpose() * axis).cwiseAbs().dot(box.halfExtents);
-}
+// a . b and c . h, each summed in this one order: the same for the pair taken either way round,
+// which keeps the separations below bitwise symmetric in the two boxes.
+double dot3(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double weightedSum(double c0, double c1, double c2, const Vec3& h) { return c0 * h[0] + c1 * h[1] + c2 * h[2]; }
 
 struct SeparatingAxis {
   enum Kind { kFaceOfA, kFaceOfB, kEdges } kind = kFaceOfA;
@@ -39,30 +39,48 @@ struct SeparatingAxis {
 
 // The SAT axis along which the boxes overlap least, with the bias above; none when some axis
 // separates them by the margin or more (the separation along any axis bounds their distance).
+// A box's shadow on an axis is its half-extents weighted by |axis . its own axes|; for all 15 axes
+// these weights are entries of C = A^T B, the two boxes' axes against each other, so C is formed
+// once (Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996) rather than each box projected on each axis.
 std::optional<SeparatingAxis> leastOverlapAxis(const BoxShape& a, const Pose& poseA, const BoxShape& b,
                                                const Pose& poseB, double margin) {
   const Vec3 centreOffset = poseB.position - poseA.position;
-  auto separationAlong = [&](Vec3 normal, SeparatingAxis::Kind kind, int axisA, int axisB) {
-    if (normal.dot(centreOffset) < 0.0) normal = -normal;
-    // Radii summed first, so that swapping the boxes gives bitwise the same separation.
-    const double separation =
-        normal.dot(centreOffset) - (projectedRadius(a, poseA, normal) + projectedRadius(b, poseB, normal));
-    return SeparatingAxis{kind, normal, separation, axisA, axisB};
+  const Mat3& axesA = poseA.rotation;
+  const Mat3& axesB = poseB.rotation;
+  const Vec3& halfA = a.halfExtents;
+  const Vec3& halfB = b.halfExtents;
+  Mat3 absC;  // |a_i . b_j|
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) absC(i, j) = std::abs(dot3(axesA.col(i), axesB.col(j)));
+  // Keeps in `best` the axis (unnormalized, of length `length`) if it separates more: `along` is
+  // the centre offset along the axis and `radii` the two shadows, both in units of `length`; the
+  // normal points from A to B. Radii are summed first, so that swapping the boxes gives bitwise
+  // the same separation.
+  auto keepBetter = [&](SeparatingAxis& best, const Vec3& axis, double length, double along, double radii,
+                        SeparatingAxis::Kind kind, int axisA, int axisB) {
+    const double separation = (std::abs(along) - radii) / length;
+    if (!(separation > best.separation)) return;
+    const Vec3 normal = axis / length;
+    best = {kind, along < 0.0 ? Vec3(-normal) : normal, separation, axisA, axisB};
   };
   SeparatingAxis faceA, faceB, edges;
   for (int i = 0; i < 3; ++i) {
-    const SeparatingAxis candidateA = separationAlong(poseA.rotation.col(i), SeparatingAxis::kFaceOfA, i, -1);
-    if (candidateA.separation > faceA.separation) faceA = candidateA;
-    const SeparatingAxis candidateB = separationAlong(poseB.rotation.col(i), SeparatingAxis::kFaceOfB, -1, i);
-    if (candidateB.separation > faceB.separation) faceB = candidateB;
+    keepBetter(faceA, axesA.col(i), 1.0, dot3(axesA.col(i), centreOffset),
+               halfA[i] + weightedSum(absC(i, 0), absC(i, 1), absC(i, 2), halfB), SeparatingAxis::kFaceOfA, i, -1);
+    keepBetter(faceB, axesB.col(i), 1.0, dot3(axesB.col(i), centreOffset),
+               weightedSum(absC(0, i), absC(1, i), absC(2, i), halfA) + halfB[i], SeparatingAxis::kFaceOfB, -1, i);
   }
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
-      const Vec3 crossed = poseA.rotation.col(i).cross(poseB.rotation.col(j));
+      const Vec3 crossed = axesA.col(i).cross(axesB.col(j));
       const double length = crossed.norm();
       if (length < kParallelEdges) continue;
-      const SeparatingAxis candidate = separationAlong(crossed / length, SeparatingAxis::kEdges, i, j);
-      if (candidate.separation > edges.separation) edges = candidate;
+      // |a_k . (a_i x b_j)| for A's other two axes k is |b_j . a_(other k)|, and likewise for B:
+      // entries of C (the axes are right-handed, being rotations).
+      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double radiusA = halfA[i1] * absC(i2, j) + halfA[i2] * absC(i1, j);
+      const double radiusB = halfB[j1] * absC(i, j2) + halfB[j2] * absC(i, j1);
+      keepBetter(edges, crossed, length, dot3(crossed, centreOffset), radiusA + radiusB, SeparatingAxis::kEdges, i, j);
     }
 
   if (std::max({faceA.separation, faceB.separation, edges.separation}) >= margin) return std::nullopt;
