@@ -136,7 +136,18 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
         pairs.push_back({std::min(large, other), std::max(large, other)});
     }
 
-  std::sort(pairs.begin(), pairs.end());
+  // Sorted by (a, b): a counting sort by a (each pair was found once, so the order is total), then
+  // each body's few pairs by b. A comparison sort of the whole list cost more than the grid.
+  pairStart_.assign(n + 1, 0);
+  for (const BodyPair& pair : pairs) ++pairStart_[pair.a + 1];
+  for (int i = 0; i < n; ++i) pairStart_[i + 1] += pairStart_[i];
+  sortedPairs_.resize(pairs.size());
+  for (const BodyPair& pair : pairs) sortedPairs_[pairStart_[pair.a]++] = pair;  // start moves to the end
+  for (int i = n; i > 0; --i) pairStart_[i] = pairStart_[i - 1];
+  pairStart_[0] = 0;
+  for (int i = 0; i < n; ++i)
+    std::sort(sortedPairs_.begin() + pairStart_[i], sortedPairs_.begin() + pairStart_[i + 1]);
+  pairs.swap(sortedPairs_);
 }
 
 void BroadphaseGrid::clearSlots() {

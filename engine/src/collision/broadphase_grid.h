@@ -53,6 +53,8 @@ class BroadphaseGrid {
     int slot, body;
   };
   std::vector<CellEntry> entries_;  // (cell's slot, body) in counting order, so filling need not hash again
+  std::vector<int> pairStart_;          // where each body's pairs (as the lower index) begin, sorted
+  std::vector<BodyPair> sortedPairs_;
 };
 
 }  // namespace contactlab
