@@ -25,10 +25,10 @@ constexpr double kFaceAxisPreference = 0.01;
 // face axes cover those configurations.
 constexpr double kParallelEdges = 1e-6;
 
-// Half the length of the box's shadow on a unit axis.
-double projectedRadius(const BoxShape& box, const Pose& pose, const Vec3& axis) {
-  return (pose.rotation.transpose() * axis).cwiseAbs().dot(box.halfExtents);
-}
+// a . b and c . h, each summed in this one order: the same for the pair taken either way round,
+// which keeps the separations below bitwise symmetric in the two boxes.
+double dot3(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+double weightedSum(double c0, double c1, double c2, const Vec3& h) { return c0 * h[0] + c1 * h[1] + c2 * h[2]; }
 
 struct SeparatingAxis {
   enum Kind { kFaceOfA, kFaceOfB, kEdges } kind = kFaceOfA;
@@ -39,30 +39,48 @@ struct SeparatingAxis {
 
 // The SAT axis along which the boxes overlap least, with the bias above; none when some axis
 // separates them by the margin or more (the separation along any axis bounds their distance).
+// A box's shadow on an axis is its half-extents weighted by |axis . its own axes|; for all 15 axes
+// these weights are entries of C = A^T B, the two boxes' axes against each other, so C is formed
+// once (Gottschalk, Lin, Manocha, "OBBTree", SIGGRAPH 1996) rather than each box projected on each axis.
 std::optional<SeparatingAxis> leastOverlapAxis(const BoxShape& a, const Pose& poseA, const BoxShape& b,
                                                const Pose& poseB, double margin) {
   const Vec3 centreOffset = poseB.position - poseA.position;
-  auto separationAlong = [&](Vec3 normal, SeparatingAxis::Kind kind, int axisA, int axisB) {
-    if (normal.dot(centreOffset) < 0.0) normal = -normal;
-    // Radii summed first, so that swapping the boxes gives bitwise the same separation.
-    const double separation =
-        normal.dot(centreOffset) - (projectedRadius(a, poseA, normal) + projectedRadius(b, poseB, normal));
-    return SeparatingAxis{kind, normal, separation, axisA, axisB};
+  const Mat3& axesA = poseA.rotation;
+  const Mat3& axesB = poseB.rotation;
+  const Vec3& halfA = a.halfExtents;
+  const Vec3& halfB = b.halfExtents;
+  Mat3 absC;  // |a_i . b_j|
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) absC(i, j) = std::abs(dot3(axesA.col(i), axesB.col(j)));
+  // Keeps in `best` the axis (unnormalized, of length `length`) if it separates more: `along` is
+  // the centre offset along the axis and `radii` the two shadows, both in units of `length`; the
+  // normal points from A to B. Radii are summed first, so that swapping the boxes gives bitwise
+  // the same separation.
+  auto keepBetter = [&](SeparatingAxis& best, const Vec3& axis, double length, double along, double radii,
+                        SeparatingAxis::Kind kind, int axisA, int axisB) {
+    const double separation = (std::abs(along) - radii) / length;
+    if (!(separation > best.separation)) return;
+    const Vec3 normal = axis / length;
+    best = {kind, along < 0.0 ? Vec3(-normal) : normal, separation, axisA, axisB};
   };
   SeparatingAxis faceA, faceB, edges;
   for (int i = 0; i < 3; ++i) {
-    const SeparatingAxis candidateA = separationAlong(poseA.rotation.col(i), SeparatingAxis::kFaceOfA, i, -1);
-    if (candidateA.separation > faceA.separation) faceA = candidateA;
-    const SeparatingAxis candidateB = separationAlong(poseB.rotation.col(i), SeparatingAxis::kFaceOfB, -1, i);
-    if (candidateB.separation > faceB.separation) faceB = candidateB;
+    keepBetter(faceA, axesA.col(i), 1.0, dot3(axesA.col(i), centreOffset),
+               halfA[i] + weightedSum(absC(i, 0), absC(i, 1), absC(i, 2), halfB), SeparatingAxis::kFaceOfA, i, -1);
+    keepBetter(faceB, axesB.col(i), 1.0, dot3(axesB.col(i), centreOffset),
+               weightedSum(absC(0, i), absC(1, i), absC(2, i), halfA) + halfB[i], SeparatingAxis::kFaceOfB, -1, i);
   }
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
-      const Vec3 crossed = poseA.rotation.col(i).cross(poseB.rotation.col(j));
+      const Vec3 crossed = axesA.col(i).cross(axesB.col(j));
       const double length = crossed.norm();
       if (length < kParallelEdges) continue;
-      const SeparatingAxis candidate = separationAlong(crossed / length, SeparatingAxis::kEdges, i, j);
-      if (candidate.separation > edges.separation) edges = candidate;
+      // |a_k . (a_i x b_j)| for A's other two axes k is |b_j . a_(other k)|, and likewise for B:
+      // entries of C (the axes are right-handed, being rotations).
+      const int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      const double radiusA = halfA[i1] * absC(i2, j) + halfA[i2] * absC(i1, j);
+      const double radiusB = halfB[j1] * absC(i, j2) + halfB[j2] * absC(i, j1);
+      keepBetter(edges, crossed, length, dot3(crossed, centreOffset), radiusA + radiusB, SeparatingAxis::kEdges, i, j);
     }
 
   if (std::max({faceA.separation, faceB.separation, edges.separation}) >= margin) return std::nullopt;
@@ -94,24 +112,30 @@ struct ClipPolygon {
   void push(const ClipVertex& v) { vertices[size++] = v; }
 };
 
-// Sutherland-Hodgman: keeps the part of the polygon where normal . x <= offset.
-ClipPolygon clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, std::uint32_t planeTag) {
-  ClipPolygon clipped;
+// Sutherland-Hodgman: writes to `clipped` the part of the polygon where normal . x <= offset.
+// (Into the caller's second polygon rather than returned: the four clips alternate between two
+// polygons instead of copying one back each time.)
+void clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, std::uint32_t planeTag,
+                 ClipPolygon& clipped) {
+  clipped.size = 0;
+  if (polygon.size == 0) return;
+  // Each vertex's distance is computed once and carried to the next edge, which starts there.
+  const ClipVertex* previous = &polygon.vertices[polygon.size - 1];
+  double previousDistance = normal.dot(previous->position) - offset;
   for (int i = 0; i < polygon.size; ++i) {
-    const ClipVertex& previous = polygon.vertices[(i + polygon.size - 1) % polygon.size];
     const ClipVertex& current = polygon.vertices[i];
-    const double previousDistance = normal.dot(previous.position) - offset;
     const double currentDistance = normal.dot(current.position) - offset;
     if ((previousDistance <= 0.0) != (currentDistance <= 0.0)) {
       const double t = previousDistance / (previousDistance - currentDistance);
-      const Vec3 crossing = previous.position + t * (current.position - previous.position);
+      const Vec3 crossing = previous->position + t * (current.position - previous->position);
       // Entering, the polygon arrives along the plane; leaving, it departs along it.
-      if (currentDistance <= 0.0) clipped.push({crossing, planeTag, previous.outTag});
-      else clipped.push({crossing, previous.outTag, planeTag});
+      if (currentDistance <= 0.0) clipped.push({crossing, planeTag, previous->outTag});
+      else clipped.push({crossing, previous->outTag, planeTag});
     }
     if (currentDistance <= 0.0) clipped.push(current);
+    previous = &current;
+    previousDistance = currentDistance;
   }
-  return clipped;
 }
 
 // Face contact: the incident box's face most opposed to the reference normal, clipped to the
@@ -126,7 +150,7 @@ void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int r
 
   // The incident face's corners in order around it; edge k runs from corner k to corner k + 1.
   const int u = (incidentAxis + 1) % 3, v = (incidentAxis + 2) % 3;
-  ClipPolygon polygon;
+  ClipPolygon polygon, scratch;
   for (std::uint32_t k = 0; k < 4; ++k) {
     int vertexIndex = (incidentSign > 0.0 ? 1 : 0) << incidentAxis;
     // Corners k = 0..3 take the signs (+,+), (-,+), (-,-), (+,-) along (u, v): once around the face.
@@ -142,8 +166,8 @@ void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int r
     const int axis = (referenceAxis + slot) % 3;
     const Vec3 sideNormal = referencePose.rotation.col(axis);
     const double centre = sideNormal.dot(referencePose.position), half = reference.halfExtents[axis];
-    polygon = clipByPlane(polygon, sideNormal, centre + half, planeTag++);
-    polygon = clipByPlane(polygon, -sideNormal, -centre + half, planeTag++);
+    clipByPlane(polygon, sideNormal, centre + half, planeTag++, scratch);
+    clipByPlane(scratch, -sideNormal, -centre + half, planeTag++, polygon);
   }
 
   const double referenceSign = referenceNormal.dot(referencePose.rotation.col(referenceAxis)) > 0.0 ? 1.0 : -1.0;

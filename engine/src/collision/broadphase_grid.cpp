@@ -98,12 +98,19 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
   const std::size_t tableSize = std::bit_ceil(2 * entries + 1);
   if (slots_.size() < tableSize || slots_.size() > 4 * tableSize) slots_.assign(tableSize, CellSlot{});
   cellBodies_.resize(entries);
+  entries_.clear();
   for (int i = 0; i < n; ++i)
-    if (!ranges_[i].large) forEachCell(ranges_[i], [](CellSlot& slot) { ++slot.count; });
+    if (!ranges_[i].large)
+      forEachCell(ranges_[i], [&](CellSlot& slot) {
+        ++slot.count;
+        entries_.push_back({static_cast<int>(&slot - slots_.data()), i});
+      });
   int start = 0;
   for (const int used : usedSlots_) slots_[used].start = start, start += slots_[used].count;
-  for (int i = 0; i < n; ++i)
-    if (!ranges_[i].large) forEachCell(ranges_[i], [&](CellSlot& slot) { cellBodies_[slot.start + slot.filled++] = i; });
+  for (const CellEntry& entry : entries_) {
+    CellSlot& slot = slots_[entry.slot];
+    cellBodies_[slot.start + slot.filled++] = entry.body;
+  }
 
   // Pairs sharing a cell. Two boxes share every cell of their overlap, so a pair is reported only
   // from the cell holding the lower corner of that overlap, once.
@@ -129,7 +136,18 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
         pairs.push_back({std::min(large, other), std::max(large, other)});
     }
 
-  std::sort(pairs.begin(), pairs.end());
+  // Sorted by (a, b): a counting sort by a (each pair was found once, so the order is total), then
+  // each body's few pairs by b. A comparison sort of the whole list cost more than the grid.
+  pairStart_.assign(n + 1, 0);
+  for (const BodyPair& pair : pairs) ++pairStart_[pair.a + 1];
+  for (int i = 0; i < n; ++i) pairStart_[i + 1] += pairStart_[i];
+  sortedPairs_.resize(pairs.size());
+  for (const BodyPair& pair : pairs) sortedPairs_[pairStart_[pair.a]++] = pair;  // start moves to the end
+  for (int i = n; i > 0; --i) pairStart_[i] = pairStart_[i - 1];
+  pairStart_[0] = 0;
+  for (int i = 0; i < n; ++i)
+    std::sort(sortedPairs_.begin() + pairStart_[i], sortedPairs_.begin() + pairStart_[i + 1]);
+  pairs.swap(sortedPairs_);
 }
 
 void BroadphaseGrid::clearSlots() {

@@ -49,6 +49,12 @@ class BroadphaseGrid {
   std::vector<CellSlot> slots_;
   std::vector<int> usedSlots_;  // the claimed slots of slots_, in claiming order: all a step visits or clears
   std::vector<int> cellBodies_;  // the buckets, each in increasing body order
+  struct CellEntry {
+    int slot, body;
+  };
+  std::vector<CellEntry> entries_;  // (cell's slot, body) in counting order, so filling need not hash again
+  std::vector<int> pairStart_;          // where each body's pairs (as the lower index) begin, sorted
+  std::vector<BodyPair> sortedPairs_;
 };
 
 }  // namespace contactlab

@@ -6,16 +6,26 @@ namespace contactlab {
 
 void ContactCache::store(std::vector<Entry>& entries) {
   auto byKey = [](const auto& x, const auto& y) { return x.first < y.first; };
-  std::stable_sort(entries.begin(), entries.end(), byKey);
+  // Contacts are generated in key order (pairs sorted, points sorted by feature), so the sort is
+  // nearly always a no-op; checking first saves its copies of the whole list.
+  if (!std::is_sorted(entries.begin(), entries.end(), byKey))
+    std::stable_sort(entries.begin(), entries.end(), byKey);
   entries.erase(std::unique(entries.begin(), entries.end(),
                             [](const auto& x, const auto& y) { return x.first == y.first; }),
                 entries.end());
   entries_.swap(entries);
 }
 
-const CachedImpulse* ContactCache::find(const ContactKey& key) const {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), key,
-                             [](const auto& entry, const ContactKey& k) { return entry.first < k; });
+const CachedImpulse* ContactCache::find(const ContactKey& key, std::size_t& cursor) const {
+  // Every entry before the cursor must be below the key for the search to start there.
+  if (cursor > entries_.size() || (cursor > 0 && !(entries_[cursor - 1].first < key))) cursor = 0;
+  auto it = entries_.begin() + static_cast<std::ptrdiff_t>(cursor);
+  constexpr int kShortScan = 8;  // the next key is usually the next entry or a few further
+  for (int i = 0; i < kShortScan && it != entries_.end() && it->first < key; ++i) ++it;
+  if (it != entries_.end() && it->first < key)
+    it = std::lower_bound(it, entries_.end(), key,
+                          [](const auto& entry, const ContactKey& k) { return entry.first < k; });
+  cursor = static_cast<std::size_t>(it - entries_.begin());
   return it != entries_.end() && it->first == key ? &it->second : nullptr;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // Warm-start cache: last step's impulses keyed by (body A, body B, feature id). Friction is kept as
 // a world vector so a contact whose tangent frame turned still gets the right impulse.
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -28,7 +29,11 @@ class ContactCache {
   // wins). Swaps buffers: `entries` comes back holding the previous step's, so the caller can
   // refill it next step without allocating.
   void store(std::vector<Entry>& entries);
-  const CachedImpulse* find(const ContactKey& key) const;
+  // The impulse stored under `key`, if any. `cursor` (0 before the first lookup of a pass) keeps
+  // the position reached: a step's contacts come sorted by (pair, feature), as the cache is, so
+  // each lookup is a short step forward from the previous one rather than a binary search over
+  // the whole cache. Keys in any order still give the right answer.
+  const CachedImpulse* find(const ContactKey& key, std::size_t& cursor) const;
 
  private:
   std::vector<Entry> entries_;  // sorted by key

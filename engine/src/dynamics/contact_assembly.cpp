@@ -88,9 +88,7 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
     block.armA = contact.contact.point - bodyA.position;
     block.armB = contact.contact.point - bodyB.position;
 
-    // v^- = J u^t (pre-impact) and J u_free; bodies without a slot move as prescribed (or not at all).
-    const Vec4 preImpact =
-        jacobianTimesVelocities(block.frame, block.armA, bodyVelocity(bodyA), block.armB, bodyVelocity(bodyB));
+    // J u_free; bodies without a slot move as prescribed (or not at all).
     const Vec4 free = jacobianTimesVelocities(
         block.frame, block.armA, block.slotA >= 0 ? freeVelocity[block.slotA] : bodyVelocity(bodyA), block.armB,
         block.slotB >= 0 ? freeVelocity[block.slotB] : bodyVelocity(bodyB));
@@ -101,12 +99,18 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
     // impact case keeps eps exact in the velocities; the gap g it had not yet closed is made up at
     // position level after the step (placeImpacts): with the impact at time g/|v^-| after the
     // midpoint, the exact path ends (1 + eps) g closer to the surface than ours.
+    // v^-_n = (J u^t)_n, only needed, and so only formed, when the pair can bounce (most scenes
+    // have eps = 0 everywhere).
     const double gap = contact.contact.gap;
     const double restitution = std::max(bodyA.restitution, bodyB.restitution);
-    const bool impact = restitution > 0.0 && preImpact[kNormal] < -input.restitutionThreshold &&
-                        gap + input.dt * preImpact[kNormal] < 0.0;
+    const double preImpactNormal =
+        restitution > 0.0
+            ? jacobianTimesVelocities(block.frame, block.armA, bodyVelocity(bodyA), block.armB, bodyVelocity(bodyB))[kNormal]
+            : 0.0;
+    const bool impact = restitution > 0.0 && preImpactNormal < -input.restitutionThreshold &&
+                        gap + input.dt * preImpactNormal < 0.0;
     Vec4 extra = Vec4::Zero();
-    extra[kNormal] = impact ? restitution * preImpact[kNormal] : std::max(gap, 0.0) / input.dt;
+    extra[kNormal] = impact ? restitution * preImpactNormal : std::max(gap, 0.0) / input.dt;
     if (impact && gap > 0.0) extras.impactClosing[k] = (1.0 + restitution) * gap;
     block.b = free + extra;
 

@@ -42,7 +42,11 @@ struct World::Impl {
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
   StepMetrics metrics;
+  // Built from this step's contacts when first asked for (contacts(), debugDraw), not every step:
+  // nothing in the step needs them, and they cost about as much as the assembly. Valid until the
+  // state changes (the next step, or an impulse, which builds them first).
   std::vector<ContactReport> reports;
+  bool reportsCurrent = false;
 
   void step();
   void collide();
@@ -51,6 +55,7 @@ struct World::Impl {
   void solve();
   void stabilize();
   void report();
+  const std::vector<ContactReport>& contactReports();
   void checkFinite() const;
 };
 
@@ -130,9 +135,10 @@ void World::Impl::buildProblem() {
 void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
   if (!settings.warmStart) return;
+  std::size_t cursor = 0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
-    if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature})) {
+    if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor)) {
       lambda[4 * k + kNormal] = cached->normal;
       lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
       lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
@@ -171,8 +177,26 @@ void World::Impl::report() {
   metrics.time = time;
   metrics.bodies = static_cast<int>(bodies.size());
   metrics.contacts = problem.numContacts();
-  reports.resize(problem.numContacts());
+  reportsCurrent = false;
   double maxPenetration = 0.0;
+  for (int k = 0; k < problem.numContacts(); ++k)
+    maxPenetration = std::max(maxPenetration, -bodyContacts[k].contact.gap);
+  metrics.maxPenetration = maxPenetration;
+  double kinetic = 0.0, potential = 0.0;
+  for (const Body& body : bodies) {
+    if (!body.isDynamic()) continue;
+    kinetic += 0.5 * body.mass * body.velocity.squaredNorm() +
+               0.5 * body.angularVelocity.dot(body.inertiaWorld() * body.angularVelocity);
+    potential -= body.mass * gravity.dot(body.position);
+  }
+  metrics.kineticEnergy = kinetic;
+  metrics.potentialEnergy = potential;
+}
+
+const std::vector<ContactReport>& World::Impl::contactReports() {
+  if (reportsCurrent) return reports;
+  reportsCurrent = true;
+  reports.resize(problem.numContacts());
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
     ContactReport& r = reports[k];
@@ -184,7 +208,6 @@ void World::Impl::report() {
     r.tangentS = extras.frames[k].col(2);
     r.gap = c.contact.gap;
     r.lambda = lambda.segment<4>(4 * k);
-    maxPenetration = std::max(maxPenetration, -c.contact.gap);
     // Sliding: carrying load while the contact point still slips after the step.
     constexpr double kSlipSpeed = 1e-3;  // m/s
     const Vec4 v = relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, extras.frames[k]);
@@ -192,16 +215,7 @@ void World::Impl::report() {
     else if (v.segment<2>(kTangentT).norm() > kSlipSpeed) r.state = ContactState::Sliding;
     else r.state = ContactState::Sticking;
   }
-  metrics.maxPenetration = maxPenetration;
-  double kinetic = 0.0, potential = 0.0;
-  for (const Body& body : bodies) {
-    if (!body.isDynamic()) continue;
-    kinetic += 0.5 * body.mass * body.velocity.squaredNorm() +
-               0.5 * body.angularVelocity.dot(body.inertiaWorld() * body.angularVelocity);
-    potential -= body.mass * gravity.dot(body.position);
-  }
-  metrics.kineticEnergy = kinetic;
-  metrics.potentialEnergy = potential;
+  return reports;
 }
 
 void World::Impl::checkFinite() const {
@@ -232,7 +246,7 @@ void World::setSolverSettings(const SolverSettings& settings) {
 
 const SolverSettings& World::solverSettings() const { return impl_->settings; }
 const std::vector<Body>& World::bodies() const { return impl_->bodies; }
-const std::vector<ContactReport>& World::contacts() const { return impl_->reports; }
+const std::vector<ContactReport>& World::contacts() const { return impl_->contactReports(); }
 const StepMetrics& World::lastMetrics() const { return impl_->metrics; }
 int World::stepCount() const { return impl_->stepCount; }
 double World::time() const { return impl_->time; }
@@ -282,6 +296,7 @@ void World::applyImpulse(int index, const Vec3& impulse, const Vec3& worldPoint)
   Body& body = impl_->bodies[index];
   if (!body.isDynamic()) throw std::invalid_argument("body " + std::to_string(index) + " is not dynamic");
   if (!impulse.allFinite() || !worldPoint.allFinite()) throw std::invalid_argument("impulse must be finite");
+  impl_->contactReports();  // the reports describe the state the step left, before this impulse
   body.velocity += body.invMass * impulse;
   body.angularVelocity += body.invInertiaWorld() * (worldPoint - body.position).cross(impulse);
 }
@@ -298,7 +313,7 @@ void World::debugDraw(DebugDraw& draw, const DebugDrawOptions& options) const {
     }
     return plainColor;
   };
-  for (const ContactReport& c : impl_->reports) {
+  for (const ContactReport& c : impl_->contactReports()) {
     const Color color = stateColor(c.state);
     if (options.contactPoints) draw.drawPoint(c.point, 5.0f, color);
     if (options.contactNormals) draw.drawSegment(c.point, c.point + 0.1 * c.normal, normalColor);
