@@ -43,8 +43,20 @@ CONTACTLAB_LANE_INLINE T larger(T a, T b) { return a < b ? b : a; }
 template <class T>
 CONTACTLAB_LANE_INLINE T smaller(T a, T b) { return b < a ? b : a; }
 CONTACTLAB_LANE_INLINE double squareRoot(double x) { return std::sqrt(x); }
+// For a vector, SSE2's sqrtpd two elements at a time where there is one (every x86-64; the AVX2
+// clone encodes it as vsqrtpd): std::sqrt must set errno for a negative argument, so GCC
+// (math-errno on by default) takes it lane by lane with a test and a branch to the libm call after
+// each. Square roots are correctly rounded, so both give the same bits (the arguments here are >= 0).
 template <class T>
 CONTACTLAB_LANE_INLINE T squareRoot(T x) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(T) == 4 * sizeof(double)) {
+    using Half = double __attribute__((vector_size(2 * sizeof(double))));
+    const Half low = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 0, 1));
+    const Half high = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 2, 3));
+    return __builtin_shufflevector(low, high, 0, 1, 2, 3);
+  }
+#endif
   for (int i = 0; i < static_cast<int>(sizeof(T) / sizeof(double)); ++i) x[i] = std::sqrt(x[i]);
   return x;
 }

@@ -37,12 +37,6 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
 
 void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) {
   formGroups(problem);
-  responses_.assign(problem.numSlots + kGroupWidth, SlotResponse{});
-  for (int slot = 0; slot < problem.numSlots; ++slot) {
-    const SlotInverseMass& m = problem.inverseMass[slot];
-    const Mat3& i = m.invInertiaWorld;
-    responses_[slot] = {m.invMass, {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)}};
-  }
   for (ContactGroup& group : groups_)
     for (int lane = 0; lane < kGroupWidth; ++lane) {
       const int k = group.contact[lane];
@@ -64,6 +58,15 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
         group.rDiagonal[row][lane] = rDiagonal[row];
         group.diagonalA[row][lane] = block.diagonalA[row];
       }
+      auto setResponse = [&](int slot, LanePack& mass, LanePack (&inertia)[6]) {
+        const SlotInverseMass m = slot >= 0 ? problem.inverseMass[slot] : SlotInverseMass{};
+        const Mat3& i = m.invInertiaWorld;
+        const double entries[6] = {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)};
+        mass[lane] = m.invMass;
+        for (int e = 0; e < 6; ++e) inertia[e][lane] = entries[e];
+      };
+      setResponse(block.slotA, group.massA, group.inertiaA);
+      setResponse(block.slotB, group.massB, group.inertiaB);
       // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
       // its zero inverse mass keeps it zero.
       group.slotA[lane] = block.slotA >= 0 ? block.slotA : problem.numSlots + lane;
@@ -112,17 +115,10 @@ double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::V
   };
   auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) __attribute__((always_inline)) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
 
-  // w of both sides, (linear, angular), and their M^-1 (eq. 59), one lane per contact.
-  LanePack wA[6], wB[6], massA, massB, inertiaA[6], inertiaB[6];
-  for (int l = 0; l < L; ++l) {
-    const SlotResponse& a = responses_[g.slotA[l]];
-    const SlotResponse& b = responses_[g.slotB[l]];
-    for (int i = 0; i < 6; ++i) {
-      wA[i][l] = w[6 * g.slotA[l] + i], wB[i][l] = w[6 * g.slotB[l] + i];
-      inertiaA[i][l] = a.invInertia[i], inertiaB[i][l] = b.invInertia[i];
-    }
-    massA[l] = a.invMass, massB[l] = b.invMass;
-  }
+  // w of both sides, (linear, angular), one lane per contact.
+  LanePack wA[6], wB[6];
+  for (int l = 0; l < L; ++l)
+    for (int i = 0; i < 6; ++i) wA[i][l] = w[6 * g.slotA[l] + i], wB[i][l] = w[6 * g.slotB[l] + i];
 
   // v = J w + b (eq. 56): the velocity of B's material point against A's in the frame rows, and
   // the relative spin about n. Then z = lambda - R v (eq. 25).
@@ -204,10 +200,10 @@ double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::V
     return inertia[kEntry[i][0]] * m[0] + inertia[kEntry[i][1]] * m[1] + inertia[kEntry[i][2]] * m[2];
   };
   for (int i = 0; i < 3; ++i) {
-    wA[i] -= massA * impulse[i];
-    wB[i] += massB * impulse[i];
-    wA[3 + i] -= inertiaTimes(inertiaA, momentA, i);
-    wB[3 + i] += inertiaTimes(inertiaB, momentB, i);
+    wA[i] -= g.massA * impulse[i];
+    wB[i] += g.massB * impulse[i];
+    wA[3 + i] -= inertiaTimes(g.inertiaA, momentA, i);
+    wB[3 + i] += inertiaTimes(g.inertiaB, momentB, i);
   }
   for (int l = 0; l < L; ++l)
     for (int i = 0; i < 6; ++i) w[6 * g.slotA[l] + i] = wA[i][l], w[6 * g.slotB[l] + i] = wB[i][l];

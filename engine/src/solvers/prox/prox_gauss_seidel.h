@@ -49,21 +49,19 @@ class ProxGaussSeidel final : public ProxSolver {
     LanePack frictionMetricSqrt[3];  // Global and Local: sqrt(G) of the friction rows, G = R_f^-1
     LanePack diagonalA[4];  // merit weights (zero in padding lanes)
     LanePack lambda[4];
+    // M^-1 of both sides (eq. 59), fixed for the solve: the inverse mass and I_WF^-1, which is
+    // symmetric, as six entries (xx, yy, zz, xy, xz, yz); zero for a static side. Filled once per
+    // solve instead of gathered from the bodies on every sweep.
+    LanePack massA, massB, inertiaA[6], inertiaB[6];
     std::array<int, kGroupWidth> contact;  // contact index, -1 for padding
-    std::array<int, kGroupWidth> slotA;    // slot into responses_ and w_; static sides get a zero slot
+    std::array<int, kGroupWidth> slotA;    // slot into w_; static sides get a zero slot
     std::array<int, kGroupWidth> slotB;
-  };
-  // M^-1 of a slot (eq. 59) as the update reads it: I_WF^-1 is symmetric, so six entries.
-  struct SlotResponse {
-    double invMass = 0.0;
-    double invInertia[6] = {};  // xx, yy, zz, xy, xz, yz
   };
   void formGroups(const ContactProblem& problem);
   double updateGroups(const RFactors& r);
   double updateGroup(ContactGroup& group, const RFactors& r);
 
   std::vector<ContactGroup> groups_;       // the sweep order
-  std::vector<SlotResponse> responses_;    // per slot, then kGroupWidth zero entries
   std::vector<char> grouped_;              // per contact: already in a group
   std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
 };
