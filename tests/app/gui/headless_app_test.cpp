@@ -85,6 +85,15 @@ class HeadlessAppTest : public ::testing::Test {
     return outcome;
   }
 
+  // A copy of the shader folder in which `file` does not compile.
+  fs::path copyShadersBreaking(const std::string& file) const {
+    const fs::path shaders = dir_ / "shaders";
+    fs::copy(CONTACTLAB_SHADER_DIR, shaders, fs::copy_options::recursive);
+    std::ofstream broken(shaders / file, std::ios::app);
+    broken << "\nthis line is not GLSL;\n";
+    return shaders;
+  }
+
   fs::path dir_;
 };
 
@@ -139,12 +148,7 @@ TEST_F(HeadlessAppTest, BrokenSceneFileExitsOneNamingTheFile) {
 
 TEST_F(HeadlessAppTest, BrokenShaderExitsOneNamingTheShaderFile) {
   SKIP_WITHOUT_XVFB();
-  const fs::path shaders = dir_ / "shaders";
-  fs::copy(CONTACTLAB_SHADER_DIR, shaders, fs::copy_options::recursive);
-  {
-    std::ofstream broken(shaders / "body.frag", std::ios::app);
-    broken << "\nthis line is not GLSL;\n";
-  }
+  const fs::path shaders = copyShadersBreaking("body.frag");
   const RunResult result = run("--no-settings --shaders '" + shaders.string() + "' --frames 2 --exit");
   EXPECT_EQ(result.exitCode, 1) << result.output;
   EXPECT_NE(result.output.find("body.frag"), std::string::npos) << result.output;
@@ -154,12 +158,7 @@ TEST_F(HeadlessAppTest, BrokenShaderExitsOneNamingTheShaderFile) {
 // app keeps running on the default scene and quits cleanly, saving its settings, when asked to.
 TEST_F(HeadlessAppTest, InteractiveAppSurvivesABrokenSceneAndABrokenShader) {
   SKIP_WITHOUT_XVFB();
-  const fs::path shaders = dir_ / "shaders";
-  fs::copy(CONTACTLAB_SHADER_DIR, shaders, fs::copy_options::recursive);
-  {
-    std::ofstream broken(shaders / "line.frag", std::ios::app);
-    broken << "\nthis line is not GLSL;\n";
-  }
+  const fs::path shaders = copyShadersBreaking("line.frag");
   const std::string scene = std::string(CONTACTLAB_TEST_DATA) + "/bad_scenes/unknown_key.json";
   const InteractiveRun result =
       runInteractively("--scene '" + scene + "' --shaders '" + shaders.string() + "'", /*seconds=*/6);
