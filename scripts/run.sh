@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
-cmake --preset release -G Ninja >/dev/null
+bash scripts/configure.sh release build >/dev/null
 cmake --build build -j2 --target contactlab
 
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then

@@ -12,12 +12,12 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 jobs=$(nproc)
 if [ "${1:-}" = "--sanitize" ]; then
-  cmake --preset asan -G Ninja
+  bash scripts/configure.sh asan build-asan
   cmake --build --preset asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'StackStands'
 else
-  cmake --preset release -G Ninja
+  bash scripts/configure.sh release build
   cmake --build --preset release -j "$jobs"
   ctest --test-dir build --output-on-failure -j "$jobs"
 fi
