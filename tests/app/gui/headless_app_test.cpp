@@ -47,16 +47,39 @@ class HeadlessAppTest : public ::testing::Test {
   }
 
   // Runs the app with `arguments` (or, given `program`, that shell command instead of the app).
+  // Under xvfb-run the exit code is the command's own, written to a file by the wrapper script:
+  // xvfb-run's status also reports its own troubles (two xvfb-runs started at once by a parallel
+  // ctest can race for a display number, or fail to remove their temporary folder, exit 5), which
+  // say nothing about the app. When the command did not run at all, xvfb-run is tried again.
   RunResult run(const std::string& arguments, bool underXvfb = true, const std::string& program = "") const {
     const fs::path log = dir_ / "app-output.txt";
-    const std::string prefix = underXvfb ? "xvfb-run -a -s \"-screen 0 1280x720x24\" " : "";
-    const std::string command = "cd '" + dir_.string() + "' && HOME='" + dir_.string() + "' XDG_CONFIG_HOME='" +
-                                (dir_ / "config").string() + "' " + prefix +
-                                (program.empty() ? "'" CONTACTLAB_APP_PATH "' " + arguments : program) + " >'" + log.string() + "' 2>&1";
-    const int status = std::system(command.c_str());
+    const fs::path exitStatus = dir_ / "exit-status.txt";
+    const std::string commandLine = program.empty() ? "'" CONTACTLAB_APP_PATH "' " + arguments : program;
+    const std::string environment =
+        "cd '" + dir_.string() + "' && HOME='" + dir_.string() + "' XDG_CONFIG_HOME='" + (dir_ / "config").string() + "' ";
     RunResult result;
-    result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.output = readFile(log);
+    if (!underXvfb) {
+      const int status = std::system((environment + commandLine + " >'" + log.string() + "' 2>&1").c_str());
+      result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      result.output = readFile(log);
+      return result;
+    }
+    const fs::path wrapper = dir_ / "under-xvfb.sh";
+    {
+      std::ofstream out(wrapper);
+      out << commandLine << "\necho $? >'" << exitStatus.string() << "'\n";
+    }
+    for (int attempt = 0; attempt < 3; ++attempt) {
+      fs::remove(exitStatus);
+      const int status = std::system((environment + "xvfb-run -a -s \"-screen 0 1280x720x24\" sh '" + wrapper.string() +
+                                      "' >'" + log.string() + "' 2>&1").c_str());
+      result.output = readFile(log);
+      if (fs::exists(exitStatus)) {
+        result.exitCode = std::stoi(readFile(exitStatus));
+        return result;
+      }
+      result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;  // the command never ran
+    }
     return result;
   }
 
