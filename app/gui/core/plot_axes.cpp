@@ -18,18 +18,18 @@ std::string printfString(const char* format, int precision, double value) {
 
 }  // namespace
 
-double linearTickStep(double lower, double upper, int maxTicks) {
+double linearTickStep(double lower, double upper, int maxTicks, double minStep) {
   const double span = upper - lower;
   if (!std::isfinite(span) || span <= 0.0) return 0.0;
   const double rough = span / std::max(maxTicks, 1);
   const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
   const double fraction = rough / magnitude;
   const double nice = fraction <= 1.0 ? 1.0 : fraction <= 2.0 ? 2.0 : fraction <= 5.0 ? 5.0 : 10.0;
-  return nice * magnitude;
+  return std::max(nice * magnitude, minStep);
 }
 
-std::vector<double> linearTicks(double lower, double upper, int maxTicks) {
-  const double step = linearTickStep(lower, upper, maxTicks);
+std::vector<double> linearTicks(double lower, double upper, int maxTicks, double minStep) {
+  const double step = linearTickStep(lower, upper, maxTicks, minStep);
   if (step <= 0.0 || !std::isfinite(step)) {
     if (std::isfinite(lower) && lower == upper) return {lower};
     return {};

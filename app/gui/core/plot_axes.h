@@ -12,10 +12,11 @@ struct AxisRange {
 };
 
 // Ticks at multiples of 1, 2 or 5 times a power of ten inside [lower, upper], at most maxTicks + 1
-// of them; e.g. [0, 7.3] gives 0..7 (maxTicks 8) or 0, 2, 4, 6 (maxTicks 4).
-std::vector<double> linearTicks(double lower, double upper, int maxTicks);
+// of them; e.g. [0, 7.3] gives 0..7 (maxTicks 8) or 0, 2, 4, 6 (maxTicks 4). The step is at least
+// minStep (1 for an axis of whole numbers such as iterations, so that it never shows 1.5).
+std::vector<double> linearTicks(double lower, double upper, int maxTicks, double minStep = 0.0);
 // The step linearTicks uses for the same arguments (for label precision).
-double linearTickStep(double lower, double upper, int maxTicks);
+double linearTickStep(double lower, double upper, int maxTicks, double minStep = 0.0);
 
 // Powers of ten inside [lower, upper] (both > 0), every k-th decade when there are more than
 // maxTicks; falls back to linearTicks when the range holds no power of ten.

@@ -314,6 +314,7 @@ void Application::drawPlotsPanel() {
   PlotOptions options;
   options.height = 100;
   options.logY = true;
+  options.integerX = true;
   options.xLabel = "iteration";
   options.yLabel = "residual";
   drawPlot("residual_last_solve",
@@ -333,6 +334,7 @@ void Application::drawPlotsPanel() {
   drawPlot("residual_per_step", {PlotSeries{"final residual", steps, history.values(&StepSample::residual), orange}},
            options);
   options.logY = false;
+  options.integerX = false;
   options.xLabel = "time [s]";
   options.yLabel = "energy [J]";
   drawPlot("energy", {PlotSeries{"kinetic", time, history.values(&StepSample::kinetic), blue},

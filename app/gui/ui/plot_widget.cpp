@@ -14,7 +14,7 @@ namespace {
 constexpr float kMinimumWidth = 60.0f;
 constexpr float kPadding = 4.0f;
 constexpr float kTickLength = 4.0f;
-constexpr float kPixelsPerXTick = 90.0f;
+constexpr float kPixelsPerXTick = 55.0f;  // at most: labels that would touch are left out
 constexpr float kLineWidth = 1.5f;
 // Fewer drawn points than one per this many pixels: mark each point, so a short curve (a solve
 // that converged in 3 sweeps) does not look like a bare line.
@@ -73,7 +73,29 @@ std::vector<std::string> yTickLabels(const std::vector<double>& ticks, const Axi
   return labels;
 }
 
-void drawLegend(ImDrawList* draw, const std::vector<PlotSeries>& series, const Mapping& map) {
+float legendEntryWidth(const PlotSeries& s, float swatch) { return swatch + kPadding + ImGui::CalcTextSize(s.label.c_str()).x; }
+
+// The legend in one row from `right` leftwards, ending at `right`, when it fits in [left, right];
+// returns false (nothing drawn) when it does not.
+bool drawLegendRow(ImDrawList* draw, const std::vector<PlotSeries>& series, float left, float right, float top) {
+  const float line = ImGui::GetTextLineHeight();
+  const float swatch = line * 0.8f, gap = 3 * kPadding;
+  float width = 0.0f;
+  for (const PlotSeries& s : series) width += legendEntryWidth(s, swatch) + (width > 0.0f ? gap : 0.0f);
+  if (right - width < left) return false;
+  float x = right - width;
+  const float middle = top + line * 0.5f;
+  for (const PlotSeries& s : series) {
+    draw->AddRectFilled(ImVec2(x, middle - swatch * 0.15f), ImVec2(x + swatch, middle + swatch * 0.15f), s.color);
+    draw->AddText(ImVec2(x + swatch + kPadding, top), ImGui::GetColorU32(ImGuiCol_Text), s.label.c_str());
+    x += legendEntryWidth(s, swatch) + gap;
+  }
+  return true;
+}
+
+// The legend as a box in the plot's top right corner (over the data: only when the row above the
+// plot has no room for it).
+void drawLegendBox(ImDrawList* draw, const std::vector<PlotSeries>& series, const Mapping& map) {
   const float line = ImGui::GetTextLineHeight();
   float width = 0.0f;
   for (const PlotSeries& s : series) width = std::max(width, ImGui::CalcTextSize(s.label.c_str()).x);
@@ -140,13 +162,16 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   const ImVec2 end(origin.x + size.x, origin.y + size.y);
   draw->AddRectFilled(origin, end, ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
 
+  // A header row above the plot area holds the y label and, when it fits, the legend.
   const bool hasYLabel = options.yLabel && *options.yLabel;
-  const float top = origin.y + kPadding + (hasYLabel ? line + kPadding : 0.0f);
+  const bool hasHeader = hasYLabel || !series.empty();
+  const float headerTop = origin.y + kPadding;
+  const float top = origin.y + kPadding + (hasHeader ? line + kPadding : 0.0f);
   const float bottom = end.y - kPadding - line - kTickLength;  // room for the x tick labels
-  if (hasYLabel) draw->AddText(ImVec2(origin.x + kPadding, origin.y + kPadding), dimTextColor, options.yLabel);
 
   const DataBounds bounds = boundsOf(series, options.logY);
   if (bounds.empty() || bottom - top < line) {
+    if (hasYLabel) draw->AddText(ImVec2(origin.x + kPadding, headerTop), dimTextColor, options.yLabel);
     const char* message = options.logY ? "no positive values yet" : "no data yet";
     const ImVec2 textSize = ImGui::CalcTextSize(message);
     draw->AddText(ImVec2(origin.x + (size.x - textSize.x) * 0.5f, origin.y + (size.y - textSize.y) * 0.5f), dimTextColor, message);
@@ -171,6 +196,15 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   map.max = ImVec2(end.x - kPadding * 2, bottom);
   if (map.max.x - map.min.x < 2.0f) return;
 
+  // The y label starts above the plot frame, right of the tick labels' column, so that the top tick
+  // label (centred on the frame's top edge) does not run into it.
+  float headerLeft = map.min.x;
+  if (hasYLabel) {
+    draw->AddText(ImVec2(map.min.x, headerTop), dimTextColor, options.yLabel);
+    headerLeft += ImGui::CalcTextSize(options.yLabel).x + 4 * kPadding;
+  }
+  const bool legendInHeader = hasHeader && drawLegendRow(draw, series, headerLeft, map.max.x, headerTop);
+
   for (std::size_t i = 0; i < yTicks.size(); ++i) {
     const float y = map.pixelY(yTicks[i]);
     draw->AddLine(ImVec2(map.min.x - kTickLength, y), ImVec2(map.max.x, y), gridColor);
@@ -184,9 +218,10 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   const float labelTop = map.max.y + kTickLength;
   if (hasXLabel) draw->AddText(ImVec2(xLabelLeft, labelTop), dimTextColor, options.xLabel);
   const int maxXTicks = std::max(2, static_cast<int>((map.max.x - map.min.x) / kPixelsPerXTick));
-  const double xStep = linearTickStep(map.x.lower, map.x.upper, maxXTicks);
+  const double minXStep = options.integerX ? 1.0 : 0.0;
+  const double xStep = linearTickStep(map.x.lower, map.x.upper, maxXTicks, minXStep);
   float previousLabelRight = -1e6f;
-  for (const double tick : linearTicks(map.x.lower, map.x.upper, maxXTicks)) {
+  for (const double tick : linearTicks(map.x.lower, map.x.upper, maxXTicks, minXStep)) {
     const float x = map.pixelX(tick);
     draw->AddLine(ImVec2(x, map.min.y), ImVec2(x, map.max.y + kTickLength), gridColor);
     const std::string label = formatLinearTick(tick, xStep);
@@ -212,7 +247,7 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   }
   draw->PopClipRect();
 
-  drawLegend(draw, series, map);
+  if (!legendInHeader) drawLegendBox(draw, series, map);
   if (hovered) drawHoverReadOut(draw, series, map, options);
 }
 

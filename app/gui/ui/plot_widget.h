@@ -16,6 +16,7 @@ struct PlotSeries {
 
 struct PlotOptions {
   bool logY = false;    // values <= 0 are not drawn
+  bool integerX = false;  // x holds whole numbers (iterations, steps): no ticks in between
   float height = 160;   // pixels, the whole widget; it takes the available width
   const char* xLabel = "";
   const char* yLabel = "";

@@ -25,6 +25,16 @@ TEST(LinearTicks, DecimalStepsAreExactMultiples) {
   EXPECT_DOUBLE_EQ(ticks[3], 0.3);  // the upper bound itself, despite 3 * 0.1 > 0.3
 }
 
+// An axis of iterations: one solve that took 2 sweeps, or a single sweep drawn over [0.5, 1.5],
+// is labelled with whole numbers only.
+TEST(LinearTicks, MinimumStepKeepsWholeNumbers) {
+  EXPECT_EQ(linearTicks(1.0, 2.0, 6, 1.0), (std::vector<double>{1, 2}));
+  EXPECT_EQ(linearTicks(0.5, 1.5, 6, 1.0), (std::vector<double>{1}));
+  EXPECT_DOUBLE_EQ(linearTickStep(1.0, 2.0, 6, 1.0), 1.0);
+  EXPECT_EQ(linearTicks(1.0, 21.0, 6, 1.0), (std::vector<double>{5, 10, 15, 20}));  // larger steps unchanged
+  EXPECT_EQ(linearTicks(1.0, 2.0, 5).size(), 6u);  // without a minimum: 1, 1.2, ..., 2
+}
+
 TEST(LinearTicks, DegenerateRanges) {
   EXPECT_EQ(linearTicks(2.5, 2.5, 5), (std::vector<double>{2.5}));
   EXPECT_TRUE(linearTicks(1.0, 0.0, 5).empty());
