@@ -296,6 +296,7 @@ int Application::run() {
         if (!advanceOneStep()) break;
       }
       if (glfwWindowShouldClose(window_)) break;
+      finalHeadlessFrame_ = frameIndex == *commandLine_.frames;
       frame(0.0);
     }
     if (!headlessError_) {
@@ -357,7 +358,7 @@ void Application::frame(double wallSeconds) {
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
   // The last headless frame, panels included, for the README and for checking the layout.
-  if (headless() && !commandLine_.uiScreenshotPath.empty() && !headlessError_) {
+  if (finalHeadlessFrame_ && !commandLine_.uiScreenshotPath.empty() && !headlessError_) {
     if (auto error = saveWindowScreenshot(commandLine_.uiScreenshotPath)) reportError(*error);
   }
   if (!pendingWindowScreenshot_.empty()) {

@@ -134,6 +134,7 @@ class Application {
   std::chrono::steady_clock::time_point stepRateStart_;
 
   std::string pendingWindowScreenshot_;  // written after this frame's panels are drawn
+  bool finalHeadlessFrame_ = false;      // the last of --frames: --screenshot-ui is taken then
   bool showHelp_ = false;
   std::string errorMessage_;  // shown in red until dismissed
   std::string statusMessage_;
