@@ -1,5 +1,7 @@
 #include "contactlab/render/bounds.h"
 
+#include <algorithm>
+
 namespace contactlab::render {
 namespace {
 
@@ -27,6 +29,35 @@ std::optional<Bounds> shapeBounds(const Shape& shape, const Vec3& position, cons
   return Bounds{position - halfSize, position + halfSize};
 }
 
+namespace {
+
+// The height of the highest non-moving surface under the footprint of `over`, at or below its
+// bottom: the top of a box, sphere or capsule whose x-y extent overlaps it, or a plane facing up.
+std::optional<double> supportHeightBelow(const std::vector<Body>& bodies, const Bounds& over) {
+  constexpr double kTouching = 1e-6;
+  std::optional<double> support;
+  const auto consider = [&](double top) {
+    if (top <= over.lower.z() + kTouching && (!support || top > *support)) support = top;
+  };
+  for (const Body& body : bodies) {
+    if (body.isDynamic() || !hasFiniteState(body)) continue;
+    if (const auto* plane = std::get_if<PlaneShape>(&body.shape)) {
+      // normal . x <= offset: a ground when the normal points up.
+      const double length = plane->normal.norm();
+      if (length > 0.0 && plane->normal.z() > 0.99 * length) consider(plane->offset / plane->normal.z());
+      continue;
+    }
+    const std::optional<Bounds> bounds = shapeBounds(body.shape, body.position, body.orientation);
+    if (!bounds || bounds->upper.x() < over.lower.x() || bounds->lower.x() > over.upper.x() ||
+        bounds->upper.y() < over.lower.y() || bounds->lower.y() > over.upper.y())
+      continue;
+    consider(bounds->upper.z());
+  }
+  return support;
+}
+
+}  // namespace
+
 std::optional<Bounds> framingBounds(const std::vector<Body>& bodies) {
   std::optional<Bounds> dynamicBounds;
   std::optional<Bounds> allBounds;
@@ -37,7 +68,11 @@ std::optional<Bounds> framingBounds(const std::vector<Body>& bodies) {
     allBounds ? allBounds->extend(*bounds) : void(allBounds = bounds);
     if (body.isDynamic()) dynamicBounds ? dynamicBounds->extend(*bounds) : void(dynamicBounds = bounds);
   }
-  return dynamicBounds ? dynamicBounds : allBounds;
+  if (!dynamicBounds) return allBounds;
+  // Bodies dropped from a height land in view: the frame reaches down to what they fall onto.
+  if (const std::optional<double> support = supportHeightBelow(bodies, *dynamicBounds))
+    dynamicBounds->lower.z() = std::min(dynamicBounds->lower.z(), *support);
+  return dynamicBounds;
 }
 
 std::optional<Bounds> shadowCasterBounds(const std::vector<Body>& bodies, double maxStaticExtent) {

@@ -114,7 +114,9 @@ TEST(Bounds, ShapesOfEveryKindAndFramingPrefersDynamicBodies) {
                                     makeBody(SphereShape{0.5}, Vec3(1, 1, 1))};
   const auto framing = framingBounds(bodies);
   ASSERT_TRUE(framing);
-  EXPECT_TRUE(framing->lower.isApprox(Vec3(0.5, 0.5, 0.5)));
+  // The sphere, and below it down to the ground's top (z = 0) where it will land.
+  EXPECT_TRUE(framing->lower.isApprox(Vec3(0.5, 0.5, 0.0)));
+  EXPECT_TRUE(framing->upper.isApprox(Vec3(1.5, 1.5, 1.5)));
   const auto casters = shadowCasterBounds(bodies);
   ASSERT_TRUE(casters);
   EXPECT_TRUE(casters->upper.isApprox(Vec3(1.5, 1.5, 1.5)));  // the 60 m ground is left out
@@ -122,6 +124,25 @@ TEST(Bounds, ShapesOfEveryKindAndFramingPrefersDynamicBodies) {
   ASSERT_TRUE(staticOnly);
   EXPECT_EQ(staticOnly->size().x(), 60.0);
   EXPECT_FALSE(framingBounds({}));
+}
+
+TEST(Bounds, FramingReachesDownToTheSupportUnderTheBodiesOnly) {
+  // A sphere dropped from 5 m over a plane at z = -1, next to a 3 m pillar that is not under it.
+  const std::vector<Body> bodies = {makeBody(PlaneShape{Vec3(0, 0, 2), -2.0}, Vec3::Zero(), MotionType::Static),
+                                    makeBody(BoxShape{Vec3(0.5, 0.5, 1.5)}, Vec3(5, 0, 0.5), MotionType::Static),
+                                    makeBody(SphereShape{0.25}, Vec3(0, 0, 5))};
+  const auto framing = framingBounds(bodies);
+  ASSERT_TRUE(framing);
+  EXPECT_DOUBLE_EQ(framing->lower.z(), -1.0);
+  EXPECT_DOUBLE_EQ(framing->upper.z(), 5.25);
+  EXPECT_DOUBLE_EQ(framing->upper.x(), 0.25);  // the pillar is not framed
+  // A floor box under the sphere, above the plane, is what it lands on.
+  std::vector<Body> withFloor = bodies;
+  withFloor.push_back(makeBody(BoxShape{Vec3(1, 1, 0.1)}, Vec3(0.5, 0, 1.9), MotionType::Static));
+  EXPECT_DOUBLE_EQ(framingBounds(withFloor)->lower.z(), 2.0);
+  // A wall beside the sphere reaching above its bottom does not count as a support.
+  withFloor.push_back(makeBody(BoxShape{Vec3(0.1, 1, 5)}, Vec3(0.2, 0, 3), MotionType::Static));
+  EXPECT_DOUBLE_EQ(framingBounds(withFloor)->lower.z(), 2.0);
 }
 
 TEST(DebugGeometry, AabbIsTwelveAxisAlignedEdgesAndNonFiniteInputIsDropped) {
