@@ -55,6 +55,8 @@ json toJson(const AppSettings& s) {
         {"real_time_factor", s.realTimeFactor},
         {"steps_per_frame", s.stepsPerFrame}}},
       {"recording", {{"width", s.recording.width}, {"height", s.recording.height}, {"fps", s.recording.fps}}},
+      {"window", {{"width", s.window.width}, {"height", s.window.height}, {"maximized", s.window.maximized}}},
+      {"panels", s.openPanels},
   };
   if (s.camera) {
     j["camera"] = {{"target", vec3ToJson(s.camera->target)},
@@ -117,6 +119,13 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.recording.height = v.value("height", s.recording.height);
     s.recording.fps = v.value("fps", s.recording.fps);
   }
+  if (j.contains("window")) {
+    const json& v = j.at("window");
+    s.window.width = v.value("width", s.window.width);
+    s.window.height = v.value("height", s.window.height);
+    s.window.maximized = v.value("maximized", s.window.maximized);
+  }
+  if (j.contains("panels")) s.openPanels = j.at("panels").get<std::map<std::string, bool>>();
   if (j.contains("camera")) {
     const json& v = j.at("camera");
     s.camera = render::CameraState{vec3FromJson(v.at("target")), v.at("distance").get<double>(),

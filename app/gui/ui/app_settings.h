@@ -2,6 +2,7 @@
 // What the app remembers between runs (besides ImGui's own imgui.ini): the last scene, the solver
 // settings, the visualization toggles, the camera, pacing and recording choices. Stored as JSON in
 // $XDG_CONFIG_HOME/contactlab/settings.json (fallback ~/.config/contactlab/).
+#include <map>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,12 @@ struct RecordingChoices {
   double fps = 60.0;
 };
 
+// The window's size in screen coordinates, as it was when the app last closed.
+struct WindowChoices {
+  int width = 1600, height = 900;
+  bool maximized = false;
+};
+
 struct AppSettings {
   SceneSource source = SceneSource::builtin("tower");
   SolverSettings solver;
@@ -30,6 +37,8 @@ struct AppSettings {
   double realTimeFactor = 1.0;
   int stepsPerFrame = 1;
   RecordingChoices recording;
+  WindowChoices window;
+  std::map<std::string, bool> openPanels;  // the panels' collapsing headers by key: open or closed
 };
 
 // The folder for settings.json and imgui.ini, or empty if neither XDG_CONFIG_HOME nor HOME is set.

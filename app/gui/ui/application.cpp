@@ -7,6 +7,7 @@
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -103,9 +104,11 @@ std::optional<std::string> Application::createWindow() {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  // Headless runs draw at exactly the requested size; the interactive window starts a bit larger.
-  const int width = headless() ? commandLine_.width : 1600;
-  const int height = headless() ? commandLine_.height : 900;
+  // Headless runs draw at exactly the requested size; the interactive window opens as it was last
+  // closed (1600x900 the first time).
+  const int width = headless() ? commandLine_.width : std::clamp(settings_.window.width, 400, 16384);
+  const int height = headless() ? commandLine_.height : std::clamp(settings_.window.height, 300, 16384);
+  if (!headless() && settings_.window.maximized) glfwWindowHint(GLFW_MAXIMIZED, GLFW_TRUE);
   window_ = glfwCreateWindow(width, height, "contactlab", nullptr, nullptr);
   if (!window_) return "cannot create an OpenGL 3.3 core window (does the driver support OpenGL 3.3?)";
   glfwMakeContextCurrent(window_);
@@ -191,9 +194,6 @@ void Application::fitCamera() {
 }
 
 void Application::applyStartupSettings() {
-  if (!settingsPath_.empty()) {
-    if (auto error = loadSettings(settingsPath_, settings_)) reportError(*error);
-  }
   SceneSource source = settings_.source;
   bool explicitScene = false;
   if (commandLine_.scene) {
@@ -259,6 +259,8 @@ void Application::rememberSettings() {
   settings_.pacing = session_.pacing;
   settings_.realTimeFactor = session_.realTimeFactor;
   settings_.stepsPerFrame = session_.stepsPerFrame;
+  settings_.window.maximized = glfwGetWindowAttrib(window_, GLFW_MAXIMIZED) == GLFW_TRUE;
+  if (!settings_.window.maximized) glfwGetWindowSize(window_, &settings_.window.width, &settings_.window.height);
   if (auto error = saveSettings(settingsPath_, settings_)) std::cerr << "contactlab: " << *error << '\n';
 }
 
@@ -270,6 +272,8 @@ int Application::run() {
       imguiIniPath_ = dir + "/imgui.ini";
       std::error_code ec;
       std::filesystem::create_directories(dir, ec);
+      // Read before the window opens: it takes its remembered size.
+      if (auto error = loadSettings(settingsPath_, settings_)) reportError(*error);
     }
   }
   if (auto error = createWindow()) {

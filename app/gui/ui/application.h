@@ -68,6 +68,8 @@ class Application {
   void reloadShaders();
 
   // Panels (panels.cpp).
+  // A collapsing header whose open state is remembered in the settings under `key`.
+  bool panelHeader(const char* label, const char* key, bool openAtFirst);
   void drawUi();
   void drawControlsWindow();
   void drawScenePanel();

@@ -32,6 +32,14 @@ std::vector<double> iota(std::size_t n) {
 
 }  // namespace
 
+bool Application::panelHeader(const char* label, const char* key, bool openAtFirst) {
+  const auto remembered = settings_.openPanels.find(key);
+  ImGui::SetNextItemOpen(remembered != settings_.openPanels.end() ? remembered->second : openAtFirst, ImGuiCond_Once);
+  const bool open = ImGui::CollapsingHeader(label);
+  settings_.openPanels[key] = open;
+  return open;
+}
+
 void Application::drawUi() {
   if (!panelsShown()) return;
   drawControlsWindow();
@@ -62,7 +70,7 @@ void Application::drawControlsWindow() {
 }
 
 void Application::drawScenePanel() {
-  if (!ImGui::CollapsingHeader("Scene", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!panelHeader("Scene", "scene", true)) return;
   ImGui::PushItemWidth(-110);
   if (session_.hasWorld())
     ImGui::Text("Running: %s (%zu bodies)", session_.source().label().c_str(), session_.world().bodies().size());
@@ -119,7 +127,7 @@ void Application::drawScenePanel() {
 }
 
 void Application::drawSimulationPanel() {
-  if (!ImGui::CollapsingHeader("Simulation", ImGuiTreeNodeFlags_DefaultOpen) || !session_.hasWorld()) return;
+  if (!panelHeader("Simulation", "simulation", true) || !session_.hasWorld()) return;
   ImGui::PushItemWidth(-110);
   const World& world = session_.world();
   if (ImGui::Button(session_.paused() ? "Play (Space)" : "Pause (Space)")) session_.setPaused(!session_.paused());
@@ -173,7 +181,7 @@ void Application::drawSimulationPanel() {
 }
 
 void Application::drawSolverPanel() {
-  if (!ImGui::CollapsingHeader("Solver (live)", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!panelHeader("Solver (live)", "solver", true)) return;
   ImGui::PushItemWidth(-110);
   SolverSettings s = session_.solverSettings();
   bool changed = false;
@@ -217,7 +225,7 @@ void Application::drawSolverPanel() {
 }
 
 void Application::drawVisualizationPanel() {
-  if (!ImGui::CollapsingHeader("Visualization")) return;
+  if (!panelHeader("Visualization", "visualization", false)) return;
   auto& d = viewOptions_.debug;
   ImGui::Checkbox("contacts overlay", &viewOptions_.debugOverlay);
   ImGui::BeginDisabled(!viewOptions_.debugOverlay);
@@ -258,7 +266,7 @@ void Application::drawVisualizationPanel() {
 
 void Application::drawRecordingPanel() {
   const bool recording = recorder_.recording();
-  if (!ImGui::CollapsingHeader("Recording", recording ? ImGuiTreeNodeFlags_DefaultOpen : 0)) return;
+  if (!panelHeader("Recording", "recording", recording)) return;
   ImGui::PushItemWidth(-110);
   ImGui::BeginDisabled(recording);
   ImGui::InputText("video file", &recordPath_);
@@ -305,7 +313,7 @@ void Application::drawAnalysisWindow() {
 }
 
 void Application::drawPlotsPanel() {
-  if (!ImGui::CollapsingHeader("Plots", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (!panelHeader("Plots", "plots", true)) return;
   const PlotHistory& history = session_.history();
   const SolveReport& solve = session_.lastSolve();
   const ImU32 blue = IM_COL32(90, 160, 255, 255), orange = IM_COL32(255, 160, 60, 255),
@@ -367,7 +375,7 @@ void Application::drawPlotsPanel() {
 }
 
 void Application::drawProfilerPanel() {
-  if (!ImGui::CollapsingHeader("Profiler", ImGuiTreeNodeFlags_DefaultOpen) || !session_.hasWorld()) return;
+  if (!panelHeader("Profiler", "profiler", true) || !session_.hasWorld()) return;
   const StepMetrics& m = session_.world().lastMetrics();
   if (ImGui::BeginTable("stages", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     auto row = [](const char* name, const char* format, double value) {

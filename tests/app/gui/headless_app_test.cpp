@@ -192,6 +192,28 @@ TEST_F(HeadlessAppTest, InteractiveAppSurvivesABrokenSceneAndABrokenShader) {
   EXPECT_TRUE(fs::exists(dir_ / "config" / "contactlab" / "settings.json"));
 }
 
+// The window opens at its remembered size and the panels as they were left; both are saved again.
+TEST_F(HeadlessAppTest, InteractiveAppRemembersItsWindowSizeAndOpenPanels) {
+  SKIP_WITHOUT_XVFB();
+  const fs::path settings = dir_ / "config" / "contactlab" / "settings.json";
+  fs::create_directories(settings.parent_path());
+  {
+    std::ofstream out(settings);
+    out << R"({ "scene": { "builtin": "bounce" }, "window": { "width": 1000, "height": 640, "maximized": false },
+                "panels": { "visualization": true, "solver": false } })";
+  }
+  const InteractiveRun result = runInteractively("", /*seconds=*/4);
+  EXPECT_TRUE(result.alive) << result.output;
+  EXPECT_EQ(result.exitCode, 0) << result.output;
+  std::string saved = readFile(settings);
+  saved.erase(std::remove_if(saved.begin(), saved.end(), ::isspace), saved.end());
+  EXPECT_NE(saved.find(R"("window":{"height":640,"maximized":false,"width":1000})"), std::string::npos) << saved;
+  EXPECT_NE(saved.find(R"("solver":false)"), std::string::npos) << saved;
+  EXPECT_NE(saved.find(R"("visualization":true)"), std::string::npos) << saved;
+  EXPECT_NE(saved.find(R"("plots":true)"), std::string::npos) << saved;  // not in the file: its default
+  EXPECT_NE(saved.find(R"("builtin":"bounce")"), std::string::npos) << saved;
+}
+
 TEST_F(HeadlessAppTest, BadFlagsExitTwoWithOneLine) {
   for (const std::string& arguments : {"--bogus", "--frames zero", "--size 1279x720", "--rfactor sideways"}) {
     const RunResult result = run(arguments, /*underXvfb=*/false);
