@@ -42,7 +42,15 @@ int periodsSince(double start, double time, double fps) {
 std::atomic<bool> stopRequested{false};
 void requestStop(int) { stopRequested = true; }
 
+// GLFW's errors are printed as they come, except while glfwInit runs: its failure is reported in
+// one line, with GLFW's reason.
+bool glfwInitialized = false;
+std::string glfwInitError;
 void printGlfwError(int code, const char* description) {
+  if (!glfwInitialized) {
+    glfwInitError = description;
+    return;
+  }
   std::cerr << "contactlab: GLFW error " << code << ": " << description << '\n';
 }
 
@@ -96,10 +104,11 @@ std::optional<std::string> Application::createWindow() {
   glfwSetErrorCallback(printGlfwError);
   if (!glfwInit()) {
     const char* display = std::getenv("DISPLAY");
-    return std::string("cannot open a window") +
-           (display && *display ? " on DISPLAY=" + std::string(display)
-                                : ": DISPLAY is not set (run under xvfb-run for headless use)");
+    if (!display || !*display) return std::string("cannot open a window: DISPLAY is not set (run under xvfb-run for headless use)");
+    return "cannot open a window on DISPLAY=" + std::string(display) +
+           (glfwInitError.empty() ? std::string() : " (" + glfwInitError + ")");
   }
+  glfwInitialized = true;
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);

@@ -214,6 +214,14 @@ TEST_F(HeadlessAppTest, InteractiveAppRemembersItsWindowSizeAndOpenPanels) {
   EXPECT_NE(saved.find(R"("builtin":"bounce")"), std::string::npos) << saved;
 }
 
+TEST_F(HeadlessAppTest, NoDisplayExitsOneWithOneLine) {
+  const RunResult result =
+      run("", /*underXvfb=*/false, "env -u DISPLAY -u WAYLAND_DISPLAY '" CONTACTLAB_APP_PATH "' --no-settings --frames 1 --exit");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << result.output;
+  EXPECT_NE(result.output.find("xvfb-run"), std::string::npos) << result.output;
+}
+
 TEST_F(HeadlessAppTest, BadFlagsExitTwoWithOneLine) {
   for (const std::string& arguments : {"--bogus", "--frames zero", "--size 1279x720", "--rfactor sideways"}) {
     const RunResult result = run(arguments, /*underXvfb=*/false);
