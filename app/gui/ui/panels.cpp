@@ -396,8 +396,10 @@ void Application::drawProfilerPanel() {
     row("steps/s", "%.1f", stepsPerSecond_);
     ImGui::EndTable();
   }
-  ImGui::Text("%d bodies, %d contacts, %d iterations%s", m.bodies, m.contacts, m.solve.iterations,
-              m.solve.converged() ? "" : " (not converged)");
+  // Before the first step, or without contacts, there was no solve to converge.
+  const bool solved = m.contacts > 0 && m.solve.iterations > 0;
+  ImGui::Text("%d bodies, %d contacts, %d iteration%s%s", m.bodies, m.contacts, m.solve.iterations,
+              m.solve.iterations == 1 ? "" : "s", solved && !m.solve.converged() ? " (not converged)" : "");
 }
 
 // A small window at the bottom of the 3D view, there while a body is selected.

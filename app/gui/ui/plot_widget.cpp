@@ -14,6 +14,7 @@ namespace {
 constexpr float kMinimumWidth = 60.0f;
 constexpr float kPadding = 4.0f;
 constexpr float kTickLength = 4.0f;
+constexpr float kDataInset = 3.0f;
 constexpr float kPixelsPerXTick = 55.0f;  // at most: labels that would touch are left out
 constexpr float kLineWidth = 1.5f;
 // Fewer drawn points than one per this many pixels: mark each point, so a short curve (a solve
@@ -172,7 +173,8 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   const DataBounds bounds = boundsOf(series, options.logY);
   if (bounds.empty() || bottom - top < line) {
     if (hasYLabel) draw->AddText(ImVec2(origin.x + kPadding, headerTop), dimTextColor, options.yLabel);
-    const char* message = options.logY ? "no positive values yet" : "no data yet";
+    const bool anyData = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return !s.y.empty(); });
+    const char* message = anyData && options.logY ? "no positive values to plot" : "no data yet";
     const ImVec2 textSize = ImGui::CalcTextSize(message);
     draw->AddText(ImVec2(origin.x + (size.x - textSize.x) * 0.5f, origin.y + (size.y - textSize.y) * 0.5f), dimTextColor, message);
     return;
@@ -195,6 +197,11 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   map.min = ImVec2(origin.x + kPadding * 2 + yLabelWidth + kTickLength, top);
   map.max = ImVec2(end.x - kPadding * 2, bottom);
   if (map.max.x - map.min.x < 2.0f) return;
+  const ImVec2 frameMin = map.min, frameMax = map.max;
+  // The y range maps a few pixels inside the frame: a series at the range's top or bottom (a
+  // constant 1 contact, the largest iteration count) is drawn beside the frame's edge, not on it.
+  map.min.y += kDataInset;
+  map.max.y -= kDataInset;
 
   // The y label starts above the plot frame, right of the tick labels' column, so that the top tick
   // label (centred on the frame's top edge) does not run into it.
@@ -215,7 +222,7 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   // The x label sits at the right end of the tick label row; tick labels that would overlap it are left out.
   const bool hasXLabel = options.xLabel && *options.xLabel;
   const float xLabelLeft = hasXLabel ? map.max.x - ImGui::CalcTextSize(options.xLabel).x : map.max.x + 1e6f;
-  const float labelTop = map.max.y + kTickLength;
+  const float labelTop = frameMax.y + kTickLength;
   if (hasXLabel) draw->AddText(ImVec2(xLabelLeft, labelTop), dimTextColor, options.xLabel);
   const int maxXTicks = std::max(2, static_cast<int>((map.max.x - map.min.x) / kPixelsPerXTick));
   const double minXStep = options.integerX ? 1.0 : 0.0;
@@ -223,7 +230,7 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   float previousLabelRight = -1e6f;
   for (const double tick : linearTicks(map.x.lower, map.x.upper, maxXTicks, minXStep)) {
     const float x = map.pixelX(tick);
-    draw->AddLine(ImVec2(x, map.min.y), ImVec2(x, map.max.y + kTickLength), gridColor);
+    draw->AddLine(ImVec2(x, frameMin.y), ImVec2(x, frameMax.y + kTickLength), gridColor);
     const std::string label = formatLinearTick(tick, xStep);
     const float labelWidth = ImGui::CalcTextSize(label.c_str()).x;
     const float left = std::clamp(x - labelWidth * 0.5f, map.min.x - kTickLength, map.max.x - labelWidth);
@@ -231,9 +238,9 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
     draw->AddText(ImVec2(left, labelTop), textColor, label.c_str());
     previousLabelRight = left + labelWidth;
   }
-  draw->AddRect(map.min, map.max, ImGui::GetColorU32(ImGuiCol_Border));
+  draw->AddRect(frameMin, frameMax, ImGui::GetColorU32(ImGuiCol_Border));
 
-  draw->PushClipRect(map.min, map.max, true);
+  draw->PushClipRect(frameMin, frameMax, true);
   const int columns = std::max(1, static_cast<int>(map.max.x - map.min.x));
   std::vector<ImVec2> points;
   for (const PlotSeries& s : series) {
