@@ -130,13 +130,16 @@ TEST_F(HeadlessAppTest, TowerRecordsTwoSecondsAndAScreenshotThatShowsTheScene) {
 
   ASSERT_TRUE(onPath("ffprobe")) << "ffprobe (package ffmpeg) is needed to check the video";
   const std::string probe = "ffprobe -v error -select_streams v:0 -count_frames -show_entries "
-                            "stream=width,height,nb_read_frames -of default=noprint_wrappers=1 '" +
+                            "stream=codec_name,width,height,nb_read_frames:format=duration -of default=noprint_wrappers=1 '" +
                             (dir_ / "tower.mp4").string() + "' >'" + (dir_ / "probe.txt").string() + "' 2>&1";
   ASSERT_EQ(std::system(probe.c_str()), 0) << readFile(dir_ / "probe.txt");
-  const std::string streamInfo = readFile(dir_ / "probe.txt");
-  EXPECT_NE(streamInfo.find("width=1280"), std::string::npos) << streamInfo;
-  EXPECT_NE(streamInfo.find("height=720"), std::string::npos) << streamInfo;
-  EXPECT_NE(streamInfo.find("nb_read_frames=120"), std::string::npos) << streamInfo;
+  // Whole lines, so that 1200 frames or a width of 12800 do not pass for 120 and 1280.
+  const std::string streamInfo = "\n" + readFile(dir_ / "probe.txt");
+  EXPECT_NE(streamInfo.find("\ncodec_name=h264\n"), std::string::npos) << streamInfo;
+  EXPECT_NE(streamInfo.find("\nwidth=1280\n"), std::string::npos) << streamInfo;
+  EXPECT_NE(streamInfo.find("\nheight=720\n"), std::string::npos) << streamInfo;
+  EXPECT_NE(streamInfo.find("\nnb_read_frames=120\n"), std::string::npos) << streamInfo;
+  EXPECT_NE(streamInfo.find("\nduration=2.0"), std::string::npos) << streamInfo;  // 120 frames at 60 fps
 
   const contactlab::test::PngImage image = contactlab::test::readPng((dir_ / "tower.png").string());
   ASSERT_EQ(image.width, 1280);
