@@ -1,5 +1,6 @@
 #include "contactlab/render/instances.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "contactlab/render/bounds.h"
@@ -99,6 +100,25 @@ std::optional<Instance> floorInstance(const std::vector<Body>& bodies) {
   placement.translate(Vec3(widest->centre().x(), widest->centre().y(), widest->upper.z() - 1e-3));
   return makeInstance(placement * Eigen::Scaling(Vec3(kPlaneHalfSize, kPlaneHalfSize, 1.0)),
                       bodyColor(0, MotionType::Static), SurfaceStyle::Static);
+}
+
+void useSmallSpheresWhereTheyLookTheSame(InstanceBatches& batches, const Vec3& eye, double focalPixels,
+                                         double maxRadiusPixels) {
+  std::vector<Instance>& spheres = batches[MeshKind::Sphere];
+  std::vector<Instance>& small = batches[MeshKind::SmallSphere];
+  const auto looksSmall = [&](const Instance& instance) {
+    // A unit sphere scaled by its radius: the first column's length is the radius, the last column
+    // the centre.
+    const Vec3 axis(instance.model[0], instance.model[1], instance.model[2]);
+    const Vec3 centre(instance.model[12], instance.model[13], instance.model[14]);
+    const double radius = axis.norm();
+    const double distance = (centre - eye).norm() - radius;  // to its nearest point
+    return distance > 0.0 && radius * focalPixels < maxRadiusPixels * distance;
+  };
+  const auto firstSmall = std::stable_partition(spheres.begin(), spheres.end(),
+                                                [&](const Instance& instance) { return !looksSmall(instance); });
+  small.insert(small.end(), firstSmall, spheres.end());
+  spheres.erase(firstSmall, spheres.end());
 }
 
 }  // namespace contactlab::render

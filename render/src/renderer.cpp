@@ -400,6 +400,8 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
   std::optional<Impl::ShadowFrame> shadow;
   if (havePrograms) {
     buildInstances(world.bodies(), options.selectedBody, r.instances);
+    useSmallSpheresWhereTheyLookTheSame(r.instances, camera.eye(),
+                                        r.height / (2.0 * std::tan(0.5 * OrbitCamera::kVerticalFovRadians)));
     if (const std::optional<Instance> floor = floorInstance(world.bodies())) r.instances[MeshKind::Quad].push_back(*floor);
     r.uploadInstances();
     if (options.shadows) shadow = r.drawShadowMap(world.bodies());

