@@ -24,20 +24,20 @@ Vec4 proxContactUpdate(const ContactBlock& block, const RFactors& r, int k, cons
 
 }  // namespace
 
-double ProxJacobi::sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) {
+double ProxJacobi::sweep(const ContactProblem& problem, const RFactors& r) {
   // Alg. 1, lines 3-4: w = M^-1 J^T lambda^k, then z = lambda^k - R (J w + b) per contact.
-  applyInvMassJt(problem, lambda, w_);
-  next_.resize(lambda.size());
+  applyInvMassJt(problem, lambda_, w_);
+  next_.resize(lambda_.size());
   double merit = 0.0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const ContactBlock& block = problem.blocks[k];
-    const Vec4 previous = lambda.segment<4>(4 * k);
+    const Vec4 previous = lambda_.segment<4>(4 * k);
     // Lines 7-8: the friction set is sized by the previous normal impulse lambda_n^k.
     const Vec4 next = proxContactUpdate(block, r, k, previous, contactVelocity(block, w_));
     next_.segment<4>(4 * k) = next;
     merit = mergeMerit(merit, block, next - previous);
   }
-  lambda.swap(next_);
+  lambda_.swap(next_);
   return merit;
 }
 

@@ -7,11 +7,17 @@ namespace contactlab {
 // independent per contact and so parallelizes.
 class ProxJacobi final : public ProxSolver {
  protected:
-  double sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) override;
-  void resetFrom(const ContactProblem&, const Eigen::VectorXd&) override {}
+  void setIterate(const ContactProblem&, const Eigen::VectorXd& lambda) override { lambda_ = lambda; }
+  double sweep(const ContactProblem& problem, const RFactors& r) override;
+  void keepBestIterate() override { best_ = lambda_; }
+  void restoreBestIterate(const ContactProblem&) override { lambda_ = best_; }
+  void getIterate(Eigen::VectorXd& lambda) const override { lambda = lambda_; }
 
  private:
-  Eigen::VectorXd next_;  // 4 * numContacts: lambda^{k+1} while lambda^k is still read
+  // 4 * numContacts each (n, t, s, tau per contact):
+  Eigen::VectorXd lambda_;  // lambda^k
+  Eigen::VectorXd next_;    // lambda^{k+1} while lambda^k is still read
+  Eigen::VectorXd best_;    // the iterate with the lowest merit, restored on divergence
 };
 
 }  // namespace contactlab
