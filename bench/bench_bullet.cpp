@@ -197,7 +197,7 @@ void writeCsv(const std::string& path, const std::vector<SceneRow>& rows, int ro
 int benchBullet(cli::Args args) {
   int rounds = kDefaultRounds;
   const std::optional<BenchOptions> options =
-      cli::parseBenchFlags(args, "contactlab-bench-bullet", kHelp, {"--rounds"},
+      cli::parseBenchFlags(args, "", kHelp, {"--rounds"},
                            [&](std::string_view flag, std::string_view value) { rounds = cli::countFlag(flag, value, 1); });
   if (!options) return 0;  // --help
   std::printf("Bullet %d.%02d (%s precision) against contactlab PROX-GS, both at 10 iterations; %d round(s)\n",

@@ -97,7 +97,7 @@ struct BenchOptions {
 
 // Parses --scenes, --warmup, --steps and --csv, each with its value after '=' or as the next
 // argument. A flag in `extraFlags` goes with its value to `extra`; any other throws UsageError
-// naming `command`. nullopt when --help or -h is among the arguments: `help` has then been printed.
+// naming `command` (when not empty). nullopt when --help or -h is among the arguments: `help` has then been printed.
 inline std::optional<BenchOptions> parseBenchFlags(
     Args args, std::string_view command, std::string_view help,
     std::initializer_list<std::string_view> extraFlags = {},
@@ -113,7 +113,8 @@ inline std::optional<BenchOptions> parseBenchFlags(
     const std::string_view flag = arg.substr(0, equals);
     const bool isExtra = std::ranges::find(extraFlags, flag) != extraFlags.end();
     if (flag != "--scenes" && flag != "--warmup" && flag != "--steps" && flag != "--csv" && !isExtra)
-      throw UsageError(std::string(command) + ": unknown argument \"" + std::string(arg) + "\"");
+      throw UsageError((command.empty() ? "" : std::string(command) + ": ") + "unknown argument \"" +
+                       std::string(arg) + "\"");
     std::string_view value;
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
     else if (i + 1 < args.size()) value = args[++i];
