@@ -7,6 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libeigen3-dev libspdlog-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the benchmark peer: Bullet 3.24, run side by side with contactlab by bench/ (contactlab-bench-bullet)
+  libbullet-dev
   # the desktop app: window, GUI, OpenGL loader, PNG screenshots, video, and a virtual display for its tests
   libglfw3-dev libimgui-dev libepoxy-dev libpng-dev ffmpeg
   xvfb xauth libgl1-mesa-dri libegl1 libegl-mesa0

@@ -189,4 +189,8 @@ std::optional<RunOptions> parseRunArgs(Args args) {
   return options;
 }
 
+double numberFlag(std::string_view flag, std::string_view text) { return number(flag, text); }
+double nonNegativeNumberFlag(std::string_view flag, std::string_view text) { return nonNegativeNumber(flag, text); }
+int wholeNumberFlag(std::string_view flag, std::string_view text, int minimum) { return wholeNumber(flag, text, minimum); }
+
 }  // namespace contactlab::cli

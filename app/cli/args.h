@@ -39,6 +39,12 @@ inline constexpr std::uint64_t kDefaultSeed = 1;
 
 // nullopt when --help was asked for (the help has then been printed).
 std::optional<RunOptions> parseRunArgs(Args args);
+
+// A flag's value as a finite number, a non-negative one, or a whole number >= minimum; each throws
+// UsageError naming the flag and the value.
+double numberFlag(std::string_view flag, std::string_view text);
+double nonNegativeNumberFlag(std::string_view flag, std::string_view text);
+int wholeNumberFlag(std::string_view flag, std::string_view text, int minimum);
 std::string runHelp();
 
 }  // namespace contactlab::cli

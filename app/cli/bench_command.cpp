@@ -1,57 +1,23 @@
 // `contactlab-cli bench`: times the step and the contact solve on the benchmark scenes (issue 2,
 // "Benchmark"; DESIGN.md "Benchmarks": warm up, then time, one CSV row per scene and solver).
-#include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstdio>
 #include <fstream>
-#include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "bench_scenes.h"
 #include "commands.h"
 #include "contactlab/world.h"
 
 namespace contactlab::cli {
 namespace {
 
-// A benchmark scene: a built-in scene with the issue's sizes, and its default step counts. The pile
-// starts as a lattice in the air; its warm-up lets it land so the timed steps see a settled pile
-// (about 12,000 contacts), and it runs fewer steps because each costs a hundred times more.
-struct BenchScene {
-  std::string name;
-  SceneParams params;
-  int warmup;
-  int steps;
-};
-
-const std::vector<BenchScene>& benchScenes() {
-  static const std::vector<BenchScene> scenes = {
-      {"wall", {}, 100, 200},
-      {"tower", {}, 100, 200},
-      {"pyramid", {{"rows", 20}}, 100, 200},
-      {"pile", {{"count", 2000}}, 150, 20},
-  };
-  return scenes;
-}
-
-// The solver settings compared: a fixed budget of 10 sweeps (tolerances 0, so it never stops early:
-// the same work as Bullet's 10 sequential-impulse iterations), and PROX-GS run to the paper's 1e-3.
-std::vector<SolverSettings> benchSettings() {
-  SolverSettings tenSweeps;
-  tenSweeps.maxIterations = 10;
-  tenSweeps.tolAbs = 0.0;
-  tenSweeps.tolRel = 0.0;
-  return {tenSweeps, SolverSettings{}};
-}
-
-struct BenchOptions {
-  std::vector<std::string> scenes;  // empty: all of benchScenes()
-  std::optional<int> warmup, steps;  // unset: the scene's own
-  std::string csv;                   // empty: no CSV
-};
+// The benchmark scenes and the 10-sweep setting are in bench_scenes.h, shared with bench/; this
+// command also runs PROX-GS to the paper's 1e-3.
+std::vector<SolverSettings> benchSettings() { return {tenSweepSettings(), SolverSettings{}}; }
 
 constexpr const char* kBenchHelp =
     "usage: contactlab-cli bench [flags]\n"
@@ -67,61 +33,6 @@ constexpr const char* kBenchHelp =
     "  --steps N        timed steps (default: 200, the pile 20)\n"
     "  --csv FILE       also write the table as CSV\n"
     "  --help           show this help\n";
-
-int stepCount(std::string_view flag, std::string_view text, int minimum) {
-  int value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < minimum)
-    throw UsageError(std::string(flag) + ": expected a whole number >= " + std::to_string(minimum) + ", got \"" +
-                     std::string(text) + "\"");
-  return value;
-}
-
-std::vector<std::string> sceneList(std::string_view text) {
-  std::vector<std::string> names;
-  for (std::size_t start = 0; start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    const std::string name(text.substr(start, comma - start));
-    if (std::ranges::none_of(benchScenes(), [&](const BenchScene& s) { return s.name == name; }))
-      throw UsageError("--scenes: unknown benchmark scene \"" + name + "\" (wall, tower, pyramid, pile)");
-    names.push_back(name);
-    start = comma + 1;
-  }
-  return names;
-}
-
-// nullopt when --help was asked for (the help has then been printed).
-std::optional<BenchOptions> parseBenchArgs(Args args) {
-  if (std::ranges::any_of(args, [](std::string_view a) { return a == "--help" || a == "-h"; })) {
-    std::cout << kBenchHelp;
-    return std::nullopt;
-  }
-  BenchOptions options;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string_view arg = args[i];
-    const std::size_t equals = arg.find('=');
-    const std::string_view flag = arg.substr(0, equals);
-    if (flag != "--scenes" && flag != "--warmup" && flag != "--steps" && flag != "--csv")
-      throw UsageError("bench: unknown argument \"" + std::string(arg) + "\"");
-    std::string_view value;
-    if (equals != std::string_view::npos) value = arg.substr(equals + 1);
-    else if (i + 1 < args.size()) value = args[++i];
-    else throw UsageError(std::string(flag) + ": needs a value");
-    if (flag == "--scenes") options.scenes = sceneList(value);
-    else if (flag == "--warmup") options.warmup = stepCount(flag, value, 0);
-    else if (flag == "--steps") options.steps = stepCount(flag, value, 1);
-    else if (value.empty()) throw UsageError("--csv: needs a file name");
-    else options.csv = std::string(value);
-  }
-  return options;
-}
-
-// The lower median for an even count: a value that was measured, not an average of two.
-double lowerMedian(std::vector<double> values) {
-  const auto middle = values.begin() + (values.size() - 1) / 2;
-  std::nth_element(values.begin(), middle, values.end());
-  return *middle;
-}
 
 struct BenchRow {
   std::string scene;
@@ -199,15 +110,14 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
 }  // namespace
 
 int benchCommand(Args args) {
-  const std::optional<BenchOptions> options = parseBenchArgs(args);
+  const std::optional<BenchOptions> options = parseBenchFlags(args, "bench", kBenchHelp);
   if (!options) return 0;  // --help
   std::vector<BenchRow> rows;
   printHeader();
   for (const BenchScene& scene : benchScenes()) {
-    if (!options->scenes.empty() && std::ranges::find(options->scenes, scene.name) == options->scenes.end()) continue;
+    if (!sceneChosen(options->scenes, scene.name)) continue;
     for (const SolverSettings& settings : benchSettings()) {
-      const int warmup = options->warmup.value_or(scene.warmup), steps = options->steps.value_or(scene.steps);
-      rows.push_back(measure(scene, settings, warmup, steps));
+      rows.push_back(measure(scene, settings, options->warmupFor(scene), options->stepsFor(scene)));
       printRow(rows.back());
     }
   }

@@ -9,9 +9,9 @@ namespace contactlab {
 const std::vector<SolverEntry>& solverRegistry() {
   static const std::vector<SolverEntry> registry{
       {"prox-gs", "PROX Gauss-Seidel, Coulomb-Contensou ellipsoid (PROX paper Alg. 2)",
-       [] { return std::make_unique<ProxGaussSeidel>(); }},
+       [] { return std::make_unique<ProxGaussSeidel>(); }, true},
       {"prox-jacobi", "PROX Jacobi, Coulomb-Contensou ellipsoid (PROX paper Alg. 1)",
-       [] { return std::make_unique<ProxJacobi>(); }},
+       [] { return std::make_unique<ProxJacobi>(); }, true},
   };
   return registry;
 }

@@ -25,6 +25,7 @@ struct SolverEntry {
   std::string name;
   std::string summary;
   std::function<std::unique_ptr<ContactSolver>()> make;
+  bool usesRFactor = false;  // whether SolverSettings::rFactor changes it (the PROX solvers)
 };
 
 const std::vector<SolverEntry>& solverRegistry();

@@ -10,6 +10,18 @@ namespace contactlab {
 
 void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
   const int contacts = problem.numContacts();
+  const auto sameSlots = [&] {
+    if (static_cast<int>(groupedSlots_.size()) != 2 * contacts) return false;
+    for (int k = 0; k < contacts; ++k)
+      if (groupedSlots_[2 * k] != problem.blocks[k].slotA || groupedSlots_[2 * k + 1] != problem.blocks[k].slotB) return false;
+    return true;
+  };
+  if (!groups_.empty() && sameSlots()) return;
+  groupedSlots_.resize(2 * contacts);
+  for (int k = 0; k < contacts; ++k) {
+    groupedSlots_[2 * k] = problem.blocks[k].slotA;
+    groupedSlots_[2 * k + 1] = problem.blocks[k].slotB;
+  }
   groups_.clear();
   grouped_.assign(contacts, 0);
   groupOfSlot_.assign(problem.numSlots, -1);
@@ -74,7 +86,7 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
     }
 }
 
-void ProxGaussSeidel::resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
+void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
   // Alg. 2, line 3, plus the zero slots of the static sides.
   applyInvMassJt(problem, lambda, w_);
   w_.conservativeResize(6 * (problem.numSlots + kGroupWidth));
@@ -85,13 +97,26 @@ void ProxGaussSeidel::resetFrom(const ContactProblem& problem, const Eigen::Vect
         group.lambda[row][lane] = group.contact[lane] >= 0 ? lambda[4 * group.contact[lane] + row] : 0.0;
 }
 
-double ProxGaussSeidel::sweep(const ContactProblem&, const RFactors& r, Eigen::VectorXd& lambda) {
-  const double merit = updateGroups(r);
+void ProxGaussSeidel::keepBestIterate() {
+  bestLambda_.resize(groups_.size());
+  for (std::size_t i = 0; i < groups_.size(); ++i)
+    for (int row = 0; row < 4; ++row) bestLambda_[i][row] = groups_[i].lambda[row];
+}
+
+void ProxGaussSeidel::restoreBestIterate(const ContactProblem& problem) {
+  for (std::size_t i = 0; i < groups_.size(); ++i)
+    for (int row = 0; row < 4; ++row) groups_[i].lambda[row] = bestLambda_[i][row];
+  // w from the restored iterate as at the start of the solve (rare: only after a divergence).
+  lambdaScratch_.resize(problem.numRows());
+  getIterate(lambdaScratch_);
+  setIterate(problem, lambdaScratch_);
+}
+
+void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   for (const ContactGroup& group : groups_)
     for (int lane = 0; lane < kGroupWidth; ++lane)
       if (group.contact[lane] >= 0)
         for (int row = 0; row < 4; ++row) lambda[4 * group.contact[lane] + row] = group.lambda[row][lane];
-  return merit;
 }
 
 // The sweep proper, compiled twice: for baseline x86-64 (each LanePack operation is two SSE2

@@ -31,8 +31,11 @@ class ProxGaussSeidel final : public ProxSolver {
 
  protected:
   void prepare(const ContactProblem& problem, const RFactors& r) override;
-  double sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) override;
-  void resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) override;
+  void setIterate(const ContactProblem& problem, const Eigen::VectorXd& lambda) override;
+  double sweep(const ContactProblem&, const RFactors& r) override { return updateGroups(r); }
+  void keepBestIterate() override;
+  void restoreBestIterate(const ContactProblem& problem) override;
+  void getIterate(Eigen::VectorXd& lambda) const override;
 
  private:
   static constexpr int kLookahead = 32;  // contacts not yet visited that a group may pick from
@@ -48,7 +51,7 @@ class ProxGaussSeidel final : public ProxSolver {
     LanePack friction[3];
     LanePack frictionMetricSqrt[3];  // Global and Local: sqrt(G) of the friction rows, G = R_f^-1
     LanePack diagonalA[4];  // merit weights (zero in padding lanes)
-    LanePack lambda[4];
+    LanePack lambda[4];  // the iterate lambda^k, zero in padding lanes
     // M^-1 of both sides (eq. 59), fixed for the solve: the inverse mass and I_WF^-1, which is
     // symmetric, as six entries (xx, yy, zz, xy, xz, yz); zero for a static side. Filled once per
     // solve instead of gathered from the bodies on every sweep.
@@ -57,6 +60,7 @@ class ProxGaussSeidel final : public ProxSolver {
     std::array<int, kGroupWidth> slotA;    // slot into w_; static sides get a zero slot
     std::array<int, kGroupWidth> slotB;
   };
+  using GroupLambda = std::array<LanePack, 4>;
   void formGroups(const ContactProblem& problem);
   double updateGroups(const RFactors& r);
   double updateGroup(ContactGroup& group, const RFactors& r);
@@ -64,6 +68,11 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
   std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
+  // The groups depend only on the sequence of (slotA, slotB) over the contacts; a resting scene
+  // keeps it from step to step, and then the previous step's groups are reused.
+  std::vector<int> groupedSlots_;          // 2 * numContacts: slotA, slotB of the groups' problem
+  std::vector<GroupLambda> bestLambda_;    // per group: the iterate with the lowest merit
+  Eigen::VectorXd lambdaScratch_;          // 4 * numContacts, for rebuilding w after a roll-back
 };
 
 }  // namespace contactlab

@@ -16,8 +16,11 @@ inline double proxNormalCone(double z) { return std::max(0.0, z); }
 // on the sweep's dependency chain. False when a semi-axis is zero or the products leave the range
 // of doubles; the caller then takes the general projection. T is double, or a vector of doubles
 // (GCC vector extension, one contact per element; the result is then a per-element mask).
+// Forced inline: the Gauss-Seidel sweep calls it from its AVX2 clone with 32-byte vectors, which
+// an out-of-line copy compiled for baseline x86-64 would take in memory, not in registers (GCC's
+// -Wpsabi); without optimization (Debug) GCC kept it out of line and the AVX2 call crashed.
 template <class T>
-inline auto insideEllipsoid(T z1, T z2, T z3, T a1, T a2, T a3) {
+[[gnu::always_inline]] inline auto insideEllipsoid(T z1, T z2, T z3, T a1, T a2, T a3) {
   const T a23 = a2 * a3, a13 = a1 * a3, a12 = a1 * a2;
   const T volume = a1 * a23;
   const T scaled = (z1 * a23) * (z1 * a23) + (z2 * a13) * (z2 * a13) + (z3 * a12) * (z3 * a12);

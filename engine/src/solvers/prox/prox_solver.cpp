@@ -18,15 +18,15 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
   rFactors_.initialize(settings.rFactor, problem);
   report.initialGlobalR = rFactors_.initialGlobalR();
   prepare(problem, rFactors_);
-  resetFrom(problem, lambda);
-  bestLambda_ = lambda;
+  setIterate(problem, lambda);
+  keepBestIterate();
 
   // Alg. 1-2, line 1: r^0 = infinity, so the first sweep is always accepted.
   double previousMerit = std::numeric_limits<double>::infinity();
   double bestMerit = std::numeric_limits<double>::infinity();
   while (report.iterations < settings.maxIterations) {
     const double scaleUsed = rFactors_.scale();
-    const double merit = sweep(problem, rFactors_, lambda);
+    const double merit = sweep(problem, rFactors_);
     ++report.iterations;
     report.residualHistory.push_back(merit);
     report.rFactorHistory.push_back(scaleUsed);
@@ -43,14 +43,13 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
     if (!std::isfinite(merit) || merit > kDivergenceGrowth * bestMerit) {
       ++report.rollbacks;
       rFactors_.backtrack();
-      lambda = bestLambda_;
-      resetFrom(problem, lambda);
+      restoreBestIterate(problem);
       previousMerit = bestMerit;
       continue;
     }
     if (merit <= bestMerit) {
       bestMerit = merit;
-      bestLambda_ = lambda;
+      keepBestIterate();
     }
     report.residual = merit;
     const bool absolute = settings.tolAbs > 0.0 && merit < settings.tolAbs;
@@ -62,7 +61,8 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
       break;
     }
   }
-  // A trailing rejected sweep has already rolled lambda back to the best iterate.
+  // A trailing rejected sweep has already rolled the iterate back to the best one.
+  getIterate(lambda);
   report.seconds = watch.elapsedSeconds();
   return report;
 }

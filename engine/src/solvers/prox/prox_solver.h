@@ -14,14 +14,21 @@ class ProxSolver : public ContactSolver {
                     Eigen::VectorXd& lambda) final;
 
  protected:
-  // One sweep over all contacts: updates lambda in place from lambda^k to lambda^{k+1} and
-  // returns the merit r^{k+1} = ||lambda^{k+1} - lambda^k|| (see mergeMerit).
-  virtual double sweep(const ContactProblem& problem, const RFactors& r, Eigen::VectorXd& lambda) = 0;
-  // Called once per solve, before the first resetFrom, with what every sweep of the solve reads.
+  // The iterate lambda^k lives with the sweep (Gauss-Seidel keeps it in its lanes, so a sweep does
+  // not copy 4 doubles per contact out and back); the outer loop handles it through these.
+  // Called once per solve, before setIterate, with what every sweep of the solve reads.
   virtual void prepare(const ContactProblem&, const RFactors&) {}
-  // Called before the first sweep and after a roll-back restored lambda, so a sweep can rebuild
-  // what it keeps in step with lambda (Gauss-Seidel's w = M^-1 J^T lambda).
-  virtual void resetFrom(const ContactProblem& problem, const Eigen::VectorXd& lambda) = 0;
+  // lambda^0 := lambda (the warm start), and what a sweep keeps in step with lambda (Gauss-Seidel's
+  // w = M^-1 J^T lambda).
+  virtual void setIterate(const ContactProblem& problem, const Eigen::VectorXd& lambda) = 0;
+  // One sweep over all contacts, lambda^k -> lambda^{k+1}; returns the merit
+  // r^{k+1} = ||lambda^{k+1} - lambda^k|| (see mergeMerit).
+  virtual double sweep(const ContactProblem& problem, const RFactors& r) = 0;
+  // Remembers the current iterate as the best so far; goes back to it after a divergence.
+  virtual void keepBestIterate() = 0;
+  virtual void restoreBestIterate(const ContactProblem& problem) = 0;
+  // lambda := the current iterate (4 per contact: n, t, s, tau).
+  virtual void getIterate(Eigen::VectorXd& lambda) const = 0;
 
   // The eq. 27 merit is ||lambda^{k+1} - lambda^k||_inf. We weigh each row by A_ii, which turns an
   // impulse change into the contact velocity change it causes (m/s, rad/s for torsion): the
@@ -36,7 +43,6 @@ class ProxSolver : public ContactSolver {
  private:
   static constexpr double kDivergenceGrowth = 2.0;
   RFactors rFactors_;
-  Eigen::VectorXd bestLambda_;  // 4 * numContacts: the iterate with the lowest merit, restored on divergence
 };
 
 }  // namespace contactlab

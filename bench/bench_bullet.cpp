@@ -1,0 +1,230 @@
+// contactlab-bench-bullet: the benchmark scenes in contactlab (PROX-GS, exactly 10 sweeps) and in
+// Bullet 3.24 (sequential impulse, 10 iterations) side by side in one process (DESIGN.md "Benchmarks",
+// issue 5). Each scene is built once from the built-in registry; both engines step it from the same
+// start, alternately, round after round, so that the machine's load falls on both alike.
+#include <LinearMath/btScalar.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_scenes.h"
+#include "bullet_scene.h"
+#include "contactlab/world.h"
+
+namespace contactlab::bench {
+namespace {
+
+using cli::BenchOptions;
+using cli::BenchScene;
+using cli::UsageError;
+
+constexpr int kDefaultRounds = 3;
+constexpr double kStandsWithin = 0.05;  // m
+
+constexpr const char* kHelp =
+    "usage: contactlab-bench-bullet [flags]\n"
+    "\n"
+    "Runs each benchmark scene (wall, tower, pyramid rows=20, pile count=2000) in contactlab with PROX-GS at\n"
+    "exactly 10 sweeps (tolerances 0) and in Bullet 3.24 (btDiscreteDynamicsWorld, sequential impulse, 10\n"
+    "iterations, one thread), alternately: contactlab warm-up and timed steps, then Bullet's, for each round.\n"
+    "Prints per scene: bodies; mean contacts per timed step (Bullet: manifold points); the median over the\n"
+    "rounds of each engine's median ms/step and their ratio; the largest penetration over the timed steps;\n"
+    "the mean residual (contactlab: its merit in m/s; Bullet: the root of its last iteration's squared\n"
+    "impulse changes, N s); and, against the scene's start, the mean height change of the dynamic bodies\n"
+    "and the largest distance one moved. Flags take their value as the next argument or after '='.\n"
+    "\n"
+    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pile)\n"
+    "  --warmup N       untimed steps before timing (default: 100, the pile 150)\n"
+    "  --steps N        timed steps (default: 200, the pile 20)\n"
+    "  --rounds N       rounds of contactlab then Bullet (default: 3)\n"
+    "  --csv FILE       also write the table as CSV\n"
+    "  --help           show this help\n";
+
+// One engine's run of one scene in one round.
+struct EngineRun {
+  std::vector<double> stepMs;   // every timed step
+  double meanContacts = 0.0;    // over the timed steps
+  double maxPenetration = 0.0;  // m, over the timed steps
+  double meanResidual = 0.0;    // over the timed steps, in the engine's own measure
+  double meanDz = 0.0;          // m: mean over the dynamic bodies of z at the end minus z at the start
+  double maxMove = 0.0;         // m: the largest distance a dynamic body's centre moved from its start
+};
+
+// What an engine reports after a step.
+struct StepReport {
+  double contacts = 0.0, penetration = 0.0, residual = 0.0;
+};
+
+// The parts of an engine that a run needs.
+struct Engine {
+  std::function<void()> step;
+  std::function<StepReport()> report;
+  std::function<Vec3(int body)> position;
+};
+
+EngineRun run(const Scene& scene, const Engine& engine, int warmup, int steps) {
+  for (int i = 0; i < warmup; ++i) engine.step();
+  EngineRun result;
+  for (int i = 0; i < steps; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    engine.step();
+    result.stepMs.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    const StepReport report = engine.report();
+    result.meanContacts += report.contacts / steps;
+    result.meanResidual += report.residual / steps;
+    result.maxPenetration = std::max(result.maxPenetration, report.penetration);
+  }
+  int dynamic = 0;
+  for (int i = 0; i < static_cast<int>(scene.bodies.size()); ++i) {
+    if (scene.bodies[i].motion != MotionType::Dynamic) continue;
+    const Vec3 moved = engine.position(i) - scene.bodies[i].position;
+    result.meanDz += moved.z();
+    result.maxMove = std::max(result.maxMove, moved.norm());
+    ++dynamic;
+  }
+  if (dynamic > 0) result.meanDz /= dynamic;
+  return result;
+}
+
+EngineRun runContactlab(const Scene& scene, int warmup, int steps) {
+  World world(scene, cli::tenSweepSettings());
+  const Engine engine{
+      [&] { world.step(); },
+      [&] {
+        const StepMetrics& m = world.lastMetrics();
+        return StepReport{static_cast<double>(m.contacts), m.maxPenetration, m.solve.residual};
+      },
+      [&](int body) { return world.bodies()[body].position; }};
+  return run(scene, engine, warmup, steps);
+}
+
+EngineRun runBullet(const Scene& scene, int warmup, int steps) {
+  BulletScene bullet(scene, 10);
+  const Engine engine{
+      [&] { bullet.step(); },
+      [&] {
+        const BulletContacts c = bullet.contacts();
+        return StepReport{static_cast<double>(c.points), c.maxPenetration, bullet.lastResidual()};
+      },
+      [&](int body) { return bulletPosition(bullet.body(body)); }};
+  return run(scene, engine, warmup, steps);
+}
+
+struct SceneRow {
+  std::string scene;
+  int bodies = 0;
+  std::vector<double> roundMsOurs, roundMsBullet;  // each round's median ms/step
+  EngineRun ours, bullet;                          // the last round (both engines are deterministic)
+  double msOurs() const { return cli::lowerMedian(roundMsOurs); }
+  double msBullet() const { return cli::lowerMedian(roundMsBullet); }
+};
+
+SceneRow measure(const BenchScene& benchScene, int warmup, int steps, int rounds) {
+  const Scene scene = buildBuiltinScene(benchScene.name, benchScene.params, cli::kDefaultSeed);
+  SceneRow row;
+  row.scene = benchScene.name;
+  row.bodies = static_cast<int>(scene.bodies.size());
+  for (int round = 0; round < rounds; ++round) {
+    row.ours = runContactlab(scene, warmup, steps);
+    row.roundMsOurs.push_back(cli::lowerMedian(row.ours.stepMs));
+    row.bullet = runBullet(scene, warmup, steps);
+    row.roundMsBullet.push_back(cli::lowerMedian(row.bullet.stepMs));
+  }
+  return row;
+}
+
+void printHeader() {
+  std::printf("%-8s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "", "", "contacts", "", "ms/step",
+              "", "ratio", "pen mm", "", "residual", "", "dz mm", "", "move mm", "");
+  std::printf("%-8s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "scene", "bodies", "ours", "bullet",
+              "ours", "bullet", "o/b", "ours", "bullet", "ours m/s", "bullet Ns", "ours", "bullet", "ours", "bullet");
+}
+
+std::string roundList(const std::vector<double>& ms) {
+  std::string text;
+  char buffer[32];
+  for (double value : ms) {
+    std::snprintf(buffer, sizeof buffer, "%s%.3f", text.empty() ? "" : " ", value);
+    text += buffer;
+  }
+  return text;
+}
+
+void printRow(const SceneRow& row) {
+  const EngineRun &o = row.ours, &b = row.bullet;
+  std::printf("%-8s %6d %8.1f %8.1f %8.3f %8.3f %6.2f %8.2f %8.2f %9.2e %9.2e %8.2f %8.2f %8.1f %8.1f\n",
+              row.scene.c_str(), row.bodies, o.meanContacts, b.meanContacts, row.msOurs(), row.msBullet(),
+              row.msOurs() / row.msBullet(), 1e3 * o.maxPenetration, 1e3 * b.maxPenetration, o.meanResidual,
+              b.meanResidual, 1e3 * o.meanDz, 1e3 * b.meanDz, 1e3 * o.maxMove, 1e3 * b.maxMove);
+  std::printf("         rounds' ms/step: ours %s; bullet %s\n", roundList(row.roundMsOurs).c_str(),
+              roundList(row.roundMsBullet).c_str());
+  // The stacks start at rest in equilibrium: a body that moved more than 5 cm means it fell.
+  for (const auto& [engine, run] : {std::pair{"contactlab", &o}, std::pair{"Bullet", &b}})
+    if (row.scene != "pile" && run->maxMove > kStandsWithin)
+      std::printf("         note: in %s a body of the %s moved %.2f m: the structure did not stand\n", engine,
+                  row.scene.c_str(), run->maxMove);
+  std::fflush(stdout);  // rows arrive slowly; show each as soon as it is measured
+}
+
+void writeCsv(const std::string& path, const std::vector<SceneRow>& rows, int rounds) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out << "scene,bodies,rounds,timed_steps,mean_contacts_ours,mean_contacts_bullet,median_step_ms_ours,"
+         "median_step_ms_bullet,ratio_ours_over_bullet,max_penetration_ours,max_penetration_bullet,"
+         "mean_residual_ours,mean_residual_bullet,mean_dz_ours,mean_dz_bullet,max_move_ours,max_move_bullet,"
+         "round_step_ms_ours,round_step_ms_bullet\n";
+  out.precision(17);
+  for (const SceneRow& r : rows) {
+    out << r.scene << ',' << r.bodies << ',' << rounds << ',' << r.ours.stepMs.size() << ',' << r.ours.meanContacts
+        << ',' << r.bullet.meanContacts << ',' << r.msOurs() << ',' << r.msBullet() << ','
+        << r.msOurs() / r.msBullet() << ',' << r.ours.maxPenetration << ',' << r.bullet.maxPenetration << ','
+        << r.ours.meanResidual << ',' << r.bullet.meanResidual << ',' << r.ours.meanDz << ',' << r.bullet.meanDz
+        << ',' << r.ours.maxMove << ',' << r.bullet.maxMove << ',' << roundList(r.roundMsOurs) << ','
+        << roundList(r.roundMsBullet) << '\n';
+  }
+  if (!out.flush()) throw std::runtime_error("cannot write " + path);
+}
+
+int benchBullet(cli::Args args) {
+  int rounds = kDefaultRounds;
+  const std::optional<BenchOptions> options =
+      cli::parseBenchFlags(args, "", kHelp, {"--rounds"},
+                           [&](std::string_view flag, std::string_view value) { rounds = cli::countFlag(flag, value, 1); });
+  if (!options) return 0;  // --help
+  std::printf("Bullet %d.%02d (%s precision) against contactlab PROX-GS, both at 10 iterations; %d round(s)\n",
+              btGetVersion() / 100, btGetVersion() % 100, sizeof(btScalar) == 8 ? "double" : "single", rounds);
+  printHeader();
+  std::vector<SceneRow> rows;
+  for (const BenchScene& scene : cli::benchScenes()) {
+    if (!cli::sceneChosen(options->scenes, scene.name)) continue;
+    rows.push_back(measure(scene, options->warmupFor(scene), options->stepsFor(scene), rounds));
+    printRow(rows.back());
+  }
+  if (!options->csv.empty()) writeCsv(options->csv, rows, rounds);
+  return 0;
+}
+
+}  // namespace
+}  // namespace contactlab::bench
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  try {
+    return contactlab::bench::benchBullet(args);
+  } catch (const contactlab::cli::UsageError& e) {
+    std::cerr << "contactlab-bench-bullet: " << e.what() << " (see contactlab-bench-bullet --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab-bench-bullet: error: " << e.what() << "\n";
+    return 1;
+  }
+}
