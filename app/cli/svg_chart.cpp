@@ -10,7 +10,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string number(double value, const char* format = "%.4g") {
+std::string number(double value, const char* format = "%.6g") {
   char text[32];
   std::snprintf(text, sizeof text, format, value);
   return text;
@@ -142,9 +142,11 @@ std::string SvgChart::render(int width, int height) const {
            (logY_ ? "1e" + number(std::log10(t), "%.0f") : number(t)) + "</text>\n";
   }
   if (bars) {
+    // Many categories: every other label one line lower, so neighbours do not run together.
+    const bool stagger = categories_.size() > 8;
     for (std::size_t c = 0; c < categories_.size(); ++c)
-      svg += "<text x=\"" + number(px(c + 0.5)) + "\" y=\"" + number(top + plotH + 15) + "\" text-anchor=\"middle\">" +
-             escapeXml(categories_[c]) + "</text>\n";
+      svg += "<text x=\"" + number(px(c + 0.5)) + "\" y=\"" + number(top + plotH + 15 + (stagger && c % 2 ? 11 : 0)) +
+             "\" text-anchor=\"middle\">" + escapeXml(categories_[c]) + "</text>\n";
   } else {
     for (double t : linearTicks(xr.low, xr.high, 8)) {
       const double x = px(t);
