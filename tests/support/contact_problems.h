@@ -72,4 +72,57 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
   return p;
 }
 
+// A ContactProblem built directly (no assembly) from random bodies and contacts: contact k pushes
+// body k (random mass and inertia) against a static body or one of the bodies 0..k-1 (chosen at
+// random), with a random frame, arms and free velocity b. J is then block lower triangular with
+// full-rank 4x6 diagonal blocks, so A = J M^-1 J^T is symmetric positive definite. mu applies to
+// both tangent directions, mu / 10 (a length) to torsion.
+inline ContactProblem makeRandomProblem(int contacts, unsigned seed, double mu) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  auto randomVector = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
+  ContactProblem problem;
+  problem.numSlots = contacts;
+  for (int i = 0; i < contacts; ++i) {
+    SlotInverseMass m;
+    m.invMass = 1.0 / (1.0 + 0.9 * unit(rng));
+    const Mat3 rotation = Quat(Eigen::AngleAxisd(3.0 * unit(rng), randomVector().normalized())).toRotationMatrix();
+    const Vec3 inertia(0.2 + 0.15 * unit(rng), 0.2 + 0.15 * unit(rng), 0.2 + 0.15 * unit(rng));
+    m.invInertiaWorld = rotation * inertia.cwiseInverse().asDiagonal() * rotation.transpose();
+    problem.inverseMass.push_back(m);
+  }
+  for (int k = 0; k < contacts; ++k) {
+    ContactBlock block;
+    block.slotB = k;
+    block.slotA = std::uniform_int_distribution<int>(-1, k - 1)(rng);
+    const Vec3 n = randomVector().normalized();
+    const Vec3 t = n.unitOrthogonal();
+    block.frame.col(0) = n;
+    block.frame.col(1) = t;
+    block.frame.col(2) = n.cross(t);
+    block.armA = 0.5 * randomVector();
+    block.armB = 0.5 * randomVector();
+    block.friction = Vec3(mu, mu, 0.1 * mu);
+    // Mostly approaching (b_n < 0), some separating; tangential velocities of either size.
+    block.b = Vec4(unit(rng) - 0.4, unit(rng), unit(rng), 0.5 * unit(rng));
+    problem.blocks.push_back(block);
+  }
+  for (int k = 0; k < contacts; ++k) problem.blocks[k].diagonalA = diagonalBlock(problem, k).diagonal();
+  return problem;
+}
+
+// The dense A = J M^-1 J^T of a problem, column by column through M^-1 J^T and J (for references).
+inline Eigen::MatrixXd denseDelassus(const ContactProblem& problem) {
+  const int rows = problem.numRows();
+  Eigen::MatrixXd a(rows, rows);
+  Eigen::VectorXd unitImpulse = Eigen::VectorXd::Zero(rows), w;
+  for (int j = 0; j < rows; ++j) {
+    unitImpulse.setZero();
+    unitImpulse[j] = 1.0;
+    applyInvMassJt(problem, unitImpulse, w);
+    for (int k = 0; k < problem.numContacts(); ++k) a.block<4, 1>(4 * k, j) = jacobianTimes(problem.blocks[k], w);
+  }
+  return a;
+}
+
 }  // namespace contactlab::test

@@ -20,6 +20,23 @@ struct SolverSettings {
   double tolRel = 1e-3;      // 0 means never stop early on this test
   bool warmStart = true;
   bool stabilize = false;  // post-stabilization, paper sec. 4.4
+
+  // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR
+  // converges for any omega in (0, 2) on an LCP with a symmetric positive definite A (Cottle, Pang
+  // and Stone 1992, sec. 5.2); no paper we have gives a value for contact problems, and with the
+  // friction bounds moving with lambda_n (an NCP, for which the PGS-SM paper sec. 3 knows no
+  // convergence theorem) we stay modestly over-relaxed. 1.2 is a common choice for contact PSOR;
+  // docs/ or the report of issue 4 records the iterations it takes against PGS.
+  double psorOmega = 1.2;
+  // PGS with subspace minimization (solver "pgs-sm"), defaults from the experiments of
+  // Silcowitz, Niebe and Erleben sec. 5:
+  int pgsSmPgsSweeps = 25;      // k_pgs: PGS sweeps before each subspace phase
+  int pgsSmSubspaceSteps = 5;   // k_sm: subspace-minimization steps per phase
+  int pgsSmCgMaxIterations = 0;  // CG iterations per reduced system; 0 = the number of free rows (paper)
+  double pgsSmCgTolerance = 1e-15;  // CG stops when ||residual|| <= this * ||right-hand side||
+  // Sec. 5.1: A_FF + gamma I. Ours is gamma * diag(A_FF), so that it is free of the unit of mass;
+  // 0 (the paper's experiments) = no regularization.
+  double pgsSmRegularization = 0.0;
 };
 
 struct SolverDescription {

@@ -1,5 +1,7 @@
 #include "solvers/contact_solver.h"
 
+#include "solvers/pgs.h"
+#include "solvers/pgs_subspace_min.h"
 #include "solvers/prox/prox_gauss_seidel.h"
 #include "solvers/prox/prox_jacobi.h"
 
@@ -12,6 +14,12 @@ const std::vector<SolverEntry>& solverRegistry() {
        [] { return std::make_unique<ProxGaussSeidel>(); }, true},
       {"prox-jacobi", "PROX Jacobi, Coulomb-Contensou ellipsoid (PROX paper Alg. 1)",
        [] { return std::make_unique<ProxJacobi>(); }, true},
+      {"pgs", "Projected Gauss-Seidel, box friction (PROX with fixed Local r = 1/A_ii, PROX paper sec. 4.2)",
+       [] { return std::make_unique<ProjectedGaussSeidel>(false); }},
+      {"psor", "Projected SOR, box friction (r = omega/A_ii, PROX paper sec. 4.2)",
+       [] { return std::make_unique<ProjectedGaussSeidel>(true); }},
+      {"pgs-sm", "PGS with subspace minimization, box friction (Silcowitz, Niebe, Erleben 2010)",
+       [] { return std::make_unique<PgsSubspaceMinimization>(); }},
   };
   return registry;
 }

@@ -15,7 +15,10 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
     report.convergence = Convergence::Absolute;
     return report;
   }
-  rFactors_.initialize(settings.rFactor, problem);
+  const double fixedScale = fixedLocalRScale(settings);
+  const bool adaptive = fixedScale <= 0.0;
+  rFactors_.initialize(adaptive ? settings.rFactor : RFactorStrategy::Local, problem);
+  if (!adaptive) rFactors_.setScale(fixedScale);
   report.initialGlobalR = rFactors_.initialGlobalR();
   prepare(problem, rFactors_);
   setIterate(problem, lambda);
@@ -40,10 +43,11 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
     // best merit seen; a diverging iteration grows geometrically and trips this within a few
     // sweeps, and we roll back to the best iterate (the warm start until a sweep is accepted, so
     // a first sweep that overflows is rolled back too).
-    if (!std::isfinite(merit) || merit > kDivergenceGrowth * bestMerit) {
+    if (!std::isfinite(merit) || (adaptive && merit > kDivergenceGrowth * bestMerit)) {
       ++report.rollbacks;
-      rFactors_.backtrack();
       restoreBestIterate(problem);
+      if (!adaptive) break;
+      rFactors_.backtrack();
       previousMerit = bestMerit;
       continue;
     }

@@ -18,6 +18,14 @@ class ProxSolver : public ContactSolver {
   // not copy 4 doubles per contact out and back); the outer loop handles it through these.
   // Called once per solve, before setIterate, with what every sweep of the solve reads.
   virtual void prepare(const ContactProblem&, const RFactors&) {}
+  // PGS and PSOR are this loop with fixed r-factors (PROX paper sec. 4.2, after eq. 39: "keeping
+  // Local r-values as fixed constants the PROX scheme will deteriorate into PGS/PSOR variants"). A
+  // positive value runs the solve with the Local r_i = 1 / A_ii scaled by it (omega of PSOR, 1 for
+  // PGS; it is RFactors::scale() and so the rFactorHistory) whatever settings.rFactor says, and
+  // without back-tracking: a sweep's merit may rise, it is never rolled back (only a non-finite
+  // merit returns to the best iterate and ends the solve, since the same sweep would follow).
+  // 0, the default, is PROX: settings.rFactor with back-tracking.
+  virtual double fixedLocalRScale(const SolverSettings&) const { return 0.0; }
   // lambda^0 := lambda (the warm start), and what a sweep keeps in step with lambda (Gauss-Seidel's
   // w = M^-1 J^T lambda).
   virtual void setIterate(const ContactProblem& problem, const Eigen::VectorXd& lambda) = 0;
@@ -30,6 +38,7 @@ class ProxSolver : public ContactSolver {
   // lambda := the current iterate (4 per contact: n, t, s, tau).
   virtual void getIterate(Eigen::VectorXd& lambda) const = 0;
 
+ public:
   // The eq. 27 merit is ||lambda^{k+1} - lambda^k||_inf. We weigh each row by A_ii, which turns an
   // impulse change into the contact velocity change it causes (m/s, rad/s for torsion): the
   // absolute tolerance then means the same whatever the unit of mass, as does the iteration count.
@@ -37,6 +46,7 @@ class ProxSolver : public ContactSolver {
     return std::max(merit, delta.cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
   }
 
+ protected:
   // Buffers reused from solve to solve.
   Eigen::VectorXd w_;  // M^-1 J^T lambda, (linear, angular) per dynamic body (Gauss-Seidel appends zero slots)
 

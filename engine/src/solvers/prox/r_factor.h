@@ -38,6 +38,8 @@ class RFactors {
 
   // Divergence detected: R <- nu R (nu = 0.5 for Global and Blocked, 0.9 for Local, as in the paper).
   void backtrack() { scale_ *= nu_; }
+  // Replaces the back-tracking scale (initialize sets 1): PSOR's omega (ProxSolver::fixedLocalRScale).
+  void setScale(double scale) { scale_ = scale; }
   double scale() const { return scale_; }
   double nu() const { return nu_; }
   // The Global strategy's initial r for the force rows (n, t, s); 0 for the other strategies.

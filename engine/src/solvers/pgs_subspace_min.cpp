@@ -1,0 +1,202 @@
+#include "solvers/pgs_subspace_min.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/stage_timer.h"
+
+namespace contactlab {
+namespace {
+
+// The Fischer-Burmeister function: zero exactly when a >= 0, b >= 0 and a b = 0.
+double fischerBurmeister(double a, double b) { return std::hypot(a, b) - a - b; }
+
+}  // namespace
+
+double PgsSubspaceMinimization::fischerMerit(const ContactProblem& problem, const Eigen::VectorXd& lambda,
+                                             const Eigen::VectorXd& w) {
+  double sum = 0.0;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const ContactBlock& block = problem.blocks[k];
+    const Vec4 l = lambda.segment<4>(4 * k);
+    const Vec4 y = contactVelocity(block, w);
+    const Vec4& d = block.diagonalA;
+    const double normal = fischerBurmeister(d[kNormal] * l[kNormal], y[kNormal]);
+    sum += normal * normal;
+    const Vec3 upper = boxFrictionBounds(block, l[kNormal]);
+    for (int i = 1; i < 4; ++i) {
+      const double phi = fischerBurmeister(d[i] * (l[i] + upper[i - 1]),
+                                           fischerBurmeister(d[i] * (upper[i - 1] - l[i]), -y[i]));
+      sum += phi * phi;
+    }
+  }
+  return 0.5 * sum;
+}
+
+void PgsSubspaceMinimization::applyReduced(const ContactProblem& problem, double gamma, const Eigen::VectorXd& x,
+                                           Eigen::VectorXd& out) {
+  // A x = J (M^-1 J^T x): never formed.
+  applyInvMassJt(problem, x, scratchW_);
+  out.resize(x.size());
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const ContactBlock& block = problem.blocks[k];
+    const Vec4 ax = jacobianTimes(block, scratchW_) + gamma * block.diagonalA.cwiseProduct(x.segment<4>(4 * k));
+    for (int i = 0; i < 4; ++i) out[4 * k + i] = free_[4 * k + i] ? ax[i] : 0.0;
+  }
+}
+
+void PgsSubspaceMinimization::subspaceStep(const ContactProblem& problem, const SolverSettings& settings) {
+  lambda_ = sweep_.lambda();
+  const Eigen::VectorXd& w = sweep_.w();
+  const int rows = problem.numRows();
+  free_.assign(rows, 0);
+  rhs_.setZero(rows);
+  int freeRows = 0;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const ContactBlock& block = problem.blocks[k];
+    const Vec4 l = lambda_.segment<4>(4 * k);
+    const Vec4 y = contactVelocity(block, w);
+    // Alg. lines 7-9, eq. 19: a row is free (set A) strictly inside its bounds, else fixed at the
+    // bound it sits on (L or U). PGS's projection puts a row exactly on its bound.
+    const Vec3 upper = boxFrictionBounds(block, l[kNormal]);
+    free_[4 * k] = l[kNormal] > 0.0;
+    for (int i = 1; i < 4; ++i) free_[4 * k + i] = -upper[i - 1] < l[i] && l[i] < upper[i - 1];
+    // Eq. 22 written for the correction x = lambda_F^new - lambda_F: with y = A lambda + b,
+    // A_FF x = -(b_F + A_FF lambda_F + A_FB lambda_B) = -y_F.
+    for (int i = 0; i < 4; ++i)
+      if (free_[4 * k + i]) {
+        rhs_[4 * k + i] = -y[i];
+        ++freeRows;
+      }
+  }
+  if (freeRows == 0) return;
+
+  // Conjugate gradients, not preconditioned, as in the paper's experiments (sec. 5); the matrix is
+  // A_FF + gamma diag(A_FF) (sec. 5.1's regularization, see SolverSettings::pgsSmRegularization).
+  // A_FF is only positive semi-definite when the free rows outnumber the bodies' degrees of
+  // freedom; a direction with p^T A p <= 0 ends the iteration with what it has.
+  const double gamma = settings.pgsSmRegularization;
+  const int maxIterations = settings.pgsSmCgMaxIterations > 0 ? settings.pgsSmCgMaxIterations : freeRows;
+  const double stopNorm = settings.pgsSmCgTolerance * rhs_.norm();
+  x_.setZero(rows);
+  residual_ = rhs_;
+  direction_ = residual_;
+  double rr = residual_.squaredNorm();
+  for (int it = 0; it < maxIterations && std::sqrt(rr) > stopNorm; ++it) {
+    applyReduced(problem, gamma, direction_, product_);
+    const double curvature = direction_.dot(product_);
+    if (!(curvature > 0.0)) break;
+    const double alpha = rr / curvature;
+    x_ += alpha * direction_;
+    residual_ -= alpha * product_;
+    const double next = residual_.squaredNorm();
+    direction_ = residual_ + (next / rr) * direction_;
+    rr = next;
+  }
+  lambda_ += x_;
+
+  // Alg. lines 13-15: the bounds from the new normal impulses, eq. 24's projection of the free rows,
+  // and the fixed rows on their (updated) bound.
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const ContactBlock& block = problem.blocks[k];
+    auto l = lambda_.segment<4>(4 * k);
+    l[kNormal] = std::max(0.0, l[kNormal]);
+    const Vec3 upper = boxFrictionBounds(block, l[kNormal]);
+    for (int i = 1; i < 4; ++i) {
+      const double u = upper[i - 1];
+      if (free_[4 * k + i])
+        l[i] = std::clamp(l[i], -u, u);
+      else
+        l[i] = l[i] > 0.0 ? u : (l[i] < 0.0 ? -u : 0.0);
+    }
+  }
+  sweep_.setIterate(problem, lambda_);
+}
+
+SolveReport PgsSubspaceMinimization::solve(const ContactProblem& problem, const SolverSettings& settings,
+                                           Eigen::VectorXd& lambda) {
+  const Stopwatch watch;
+  SolveReport report;
+  if (problem.numContacts() == 0) {
+    report.convergence = Convergence::Absolute;
+    return report;
+  }
+  rFactors_.initialize(RFactorStrategy::Local, problem);
+  sweep_.prepare(problem);
+  sweep_.setIterate(problem, lambda);
+
+  double merit = fischerMerit(problem, sweep_.lambda(), sweep_.w());
+  double bestMerit = std::isfinite(merit) ? merit : std::numeric_limits<double>::infinity();
+  best_ = sweep_.lambda();
+  report.residual = merit;
+  if (settings.tolAbs > 0.0 && merit < settings.tolAbs) {  // the warm start is already a solution
+    report.convergence = Convergence::Absolute;
+    report.seconds = watch.elapsedSeconds();
+    return report;
+  }
+
+  auto record = [&](double m) {
+    ++report.iterations;
+    report.residualHistory.push_back(m);
+    report.rFactorHistory.push_back(1.0);
+    if (m < bestMerit) {  // false for NaN
+      bestMerit = m;
+      best_ = sweep_.lambda();
+    }
+  };
+  // Termination (alg. lines 3 and 16): eq. 25, psi < tolAbs, and eq. 27, stagnation between two
+  // tests, |psi_prev - psi| < tolRel psi_prev (the paper's (27) has no absolute value, which would
+  // stop at every decrease; we read it as stagnation, as the text says).
+  double previousTested = merit;
+  auto terminated = [&](double m) {
+    const bool absolute = settings.tolAbs > 0.0 && m < settings.tolAbs;
+    const bool relative = settings.tolRel > 0.0 && std::isfinite(previousTested) && std::isfinite(m) &&
+                          std::abs(previousTested - m) < settings.tolRel * previousTested;
+    previousTested = m;
+    if (absolute || relative) report.convergence = absolute ? Convergence::Absolute : Convergence::Relative;
+    return absolute || relative;
+  };
+
+  const int pgsSweeps = std::max(1, settings.pgsSmPgsSweeps);
+  bool done = false;
+  while (!done && report.iterations < settings.maxIterations) {
+    // Alg. line 2: the PGS phase, k_pgs sweeps (or what the iteration budget leaves).
+    for (int i = 0; i < pgsSweeps && report.iterations < settings.maxIterations; ++i) {
+      sweep_.sweep(problem, rFactors_);
+      merit = fischerMerit(problem, sweep_.lambda(), sweep_.w());
+      record(merit);
+    }
+    if (terminated(merit)) break;
+    // Lines 6-19: the subspace phase.
+    for (int i = 0; i < settings.pgsSmSubspaceSteps && report.iterations < settings.maxIterations; ++i) {
+      subspaceStep(problem, settings);
+      merit = fischerMerit(problem, sweep_.lambda(), sweep_.w());
+      record(merit);
+      if (!std::isfinite(merit)) {
+        // The reduced system had no usable solution (sec. 5's blow-ups): back to the best iterate,
+        // and on with PGS.
+        ++report.rollbacks;
+        sweep_.setIterate(problem, best_);
+        merit = bestMerit;
+        break;
+      }
+      if (terminated(merit)) {
+        done = true;
+        break;
+      }
+    }
+  }
+  // Sec. 4.3: "a fall back to the best iterate found while iterating".
+  if (!(merit <= bestMerit)) {
+    ++report.rollbacks;
+    sweep_.setIterate(problem, best_);
+    merit = bestMerit;
+  }
+  report.residual = merit;
+  lambda = sweep_.lambda();
+  report.seconds = watch.elapsedSeconds();
+  return report;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,49 @@
+#pragma once
+// Projected Gauss-Seidel with subspace minimization (PGS-SM): Silcowitz, Niebe and Erleben,
+// "Projected Gauss-Seidel subspace minimization method for interactive rigid body dynamics" (2010),
+// on the body-space ContactProblem with the box friction model of solvers/pgs.h.
+#include <vector>
+
+#include "solvers/contact_solver.h"
+#include "solvers/pgs.h"
+
+namespace contactlab {
+
+// Sec. 4.3's algorithm: repeat { k_pgs PGS sweeps; test termination; k_sm times { index sets from
+// lambda (eq. 19), reduced system A_FF lambda_F = -(b_F + A_FB lambda_B) (eq. 22) by conjugate
+// gradients, bounds updated from the new normal impulses and the projection of eq. 24, test
+// termination } }, with the Fischer merit psi (eq. 25) and the fall-back to the best iterate.
+//
+// Report: iterations counts PGS sweeps and subspace steps alike (a step costs up to its CG
+// iterations' worth of sweeps); residual and residualHistory are psi; rollbacks counts fall-backs
+// to the best iterate (a subspace step whose result was not finite, and the final one when the last
+// iterate is worse than the best seen); rFactorHistory is 1 (PGS's r = 1 / A_ii) for every entry.
+class PgsSubspaceMinimization final : public ContactSolver {
+ public:
+  SolveReport solve(const ContactProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda) override;
+
+  // psi(lambda) = 1/2 sum_i phi_i^2, the natural merit of the Fischer reformulation (sec. 4.3;
+  // Silcowitz, Niebe and Erleben 2009) of the boxed NCP (eq. 7): with phi(a, b) = sqrt(a^2 + b^2) - a - b,
+  //   normal row:   phi_i = phi(A_ii lambda_n, y_n)
+  //   boxed row:    phi_i = phi(A_ii (lambda_i - l_i), phi(A_ii (u_i - lambda_i), -y_i))  (Billups 1995)
+  // where y = A lambda + b and l, u the box bounds of the current lambda_n. Departure: the impulse
+  // distances are weighted by A_ii so that both arguments are velocities; the paper mixes impulses
+  // and velocities, which would make psi, and the iteration count, depend on the unit of mass.
+  // `w` must be M^-1 J^T lambda.
+  static double fischerMerit(const ContactProblem& problem, const Eigen::VectorXd& lambda, const Eigen::VectorXd& w);
+
+ private:
+  // One subspace-minimization step on lambda (= sweep_.lambda()); leaves the result in sweep_.
+  void subspaceStep(const ContactProblem& problem, const SolverSettings& settings);
+  // (A_FF + gamma diag(A_FF)) x restricted to the free rows: x is zero outside them.
+  void applyReduced(const ContactProblem& problem, double gamma, const Eigen::VectorXd& x, Eigen::VectorXd& out);
+
+  BoxGaussSeidelSweep sweep_;
+  RFactors rFactors_;  // Local, fixed: PGS's r_i = 1 / A_ii
+  // Buffers reused from solve to solve, 4 per contact unless noted.
+  std::vector<char> free_;    // eq. 19: the row is strictly inside its bounds (set A of the paper)
+  Eigen::VectorXd lambda_, best_, velocity_, rhs_, x_, residual_, direction_, product_;
+  Eigen::VectorXd scratchW_;  // 6 per dynamic body
+};
+
+}  // namespace contactlab
