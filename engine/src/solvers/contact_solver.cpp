@@ -1,5 +1,6 @@
 #include "solvers/contact_solver.h"
 
+#include "solvers/modulus_gauss_seidel.h"
 #include "solvers/prox/prox_gauss_seidel.h"
 #include "solvers/prox/prox_jacobi.h"
 
@@ -12,6 +13,7 @@ const std::vector<SolverEntry>& solverRegistry() {
        [] { return std::make_unique<ProxGaussSeidel>(); }},
       {"prox-jacobi", "PROX Jacobi, Coulomb-Contensou ellipsoid (PROX paper Alg. 1)",
        [] { return std::make_unique<ProxJacobi>(); }},
+      {"modulus-gs", "Accelerated modulus-based Gauss-Seidel, box friction (Miyamoto-Yamashita Methods 3.1-3.2)", [] { return std::make_unique<ModulusGaussSeidel>(); }},
   };
   return registry;
 }
