@@ -22,6 +22,33 @@ struct AssembledProblem {
   ContactExtras extras;
 };
 
+// Slots for the dynamic bodies, free velocities under gravity over dt = 0.01 s, and the contact
+// problem of p.contacts through the real assembly.
+inline void assemble(AssembledProblem& p) {
+  for (int i = 0; i < static_cast<int>(p.bodies.size()); ++i) {
+    const bool dynamic = p.bodies[i].isDynamic();
+    p.slotOfBody.push_back(dynamic ? static_cast<int>(p.bodyOfSlot.size()) : -1);
+    if (dynamic) p.bodyOfSlot.push_back(i);
+  }
+  const double dt = 0.01;
+  computeFreeVelocities(p.bodies, p.bodyOfSlot, Vec3(0, 0, -9.81), dt, p.freeVelocity);
+  AssemblyInput input;
+  input.bodies = &p.bodies;
+  input.slotOfBody = &p.slotOfBody;
+  input.freeVelocity = &p.freeVelocity;
+  input.dt = dt;
+  buildContactProblem(input, p.contacts, p.problem, p.extras);
+}
+
+// Body 0: a static slab of the given half width whose top face is the plane z = 0.
+inline void addGround(AssembledProblem& p, const FrictionDefaults& defaults, double halfWidth) {
+  BodyDesc ground;
+  ground.shape = BoxShape{Vec3(halfWidth, halfWidth, 0.5)};
+  ground.position = Vec3(0, 0, -0.5);
+  ground.motion = MotionType::Static;
+  p.bodies.push_back(makeBody(ground, defaults, 0));
+}
+
 // A static ground and a column of `count` boxes, each touching the one below at a single point with
 // a tilted normal, moving with random velocities. One contact per body pair and 4 rows against 6
 // degrees of freedom per body make A = J M^-1 J^T positive definite: the solution is unique.
@@ -33,11 +60,7 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
   FrictionDefaults defaults;
   defaults.mu = mu;
   defaults.muTorsion = 0.02;
-  BodyDesc ground;
-  ground.shape = BoxShape{Vec3(5, 5, 0.5)};
-  ground.position = Vec3(0, 0, -0.5);
-  ground.motion = MotionType::Static;
-  p.bodies.push_back(makeBody(ground, defaults, 0));
+  addGround(p, defaults, 5);
   for (int i = 0; i < count; ++i) {
     BodyDesc box;
     box.shape = BoxShape{Vec3(0.3 + 0.1 * unit(rng), 0.2 + 0.05 * unit(rng), 0.25)};
@@ -48,11 +71,6 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
     box.density = 1000.0 * massScale;
     p.bodies.push_back(makeBody(box, defaults, i + 1));
   }
-  for (int i = 0; i < static_cast<int>(p.bodies.size()); ++i) {
-    const bool dynamic = p.bodies[i].isDynamic();
-    p.slotOfBody.push_back(dynamic ? static_cast<int>(p.bodyOfSlot.size()) : -1);
-    if (dynamic) p.bodyOfSlot.push_back(i);
-  }
   for (int i = 0; i < count; ++i) {
     BodyContact c;
     c.bodyA = i;
@@ -62,14 +80,7 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
     c.contact.gap = -0.001;
     p.contacts.push_back(c);
   }
-  const double dt = 0.01;
-  computeFreeVelocities(p.bodies, p.bodyOfSlot, Vec3(0, 0, -9.81), dt, p.freeVelocity);
-  AssemblyInput input;
-  input.bodies = &p.bodies;
-  input.slotOfBody = &p.slotOfBody;
-  input.freeVelocity = &p.freeVelocity;
-  input.dt = dt;
-  buildContactProblem(input, p.contacts, p.problem, p.extras);
+  assemble(p);
   return p;
 }
 
@@ -86,11 +97,7 @@ inline AssembledProblem makeRandomContactGraphProblem(int count, int extra, unsi
   FrictionDefaults defaults;
   defaults.mu = mu;
   defaults.muTorsion = muTorsion;
-  BodyDesc ground;
-  ground.shape = BoxShape{Vec3(20, 20, 0.5)};
-  ground.position = Vec3(0, 0, -0.5);
-  ground.motion = MotionType::Static;
-  p.bodies.push_back(makeBody(ground, defaults, 0));
+  addGround(p, defaults, 20);
   for (int i = 0; i < count; ++i) {
     BodyDesc box;
     box.shape = BoxShape{Vec3(0.3 + 0.1 * unit(rng), 0.2 + 0.05 * unit(rng), 0.25 + 0.05 * unit(rng))};
@@ -100,11 +107,6 @@ inline AssembledProblem makeRandomContactGraphProblem(int count, int extra, unsi
     box.angularVelocity = Vec3(unit(rng), unit(rng), unit(rng));
     box.density = 1000.0 * (1.0 + 0.5 * unit(rng));
     p.bodies.push_back(makeBody(box, defaults, i + 1));
-  }
-  for (int i = 0; i < static_cast<int>(p.bodies.size()); ++i) {
-    const bool dynamic = p.bodies[i].isDynamic();
-    p.slotOfBody.push_back(dynamic ? static_cast<int>(p.bodyOfSlot.size()) : -1);
-    if (dynamic) p.bodyOfSlot.push_back(i);
   }
   auto addContact = [&](int a, int b) {
     BodyContact c;
@@ -137,14 +139,7 @@ inline AssembledProblem makeRandomContactGraphProblem(int count, int extra, unsi
       addContact(std::min(boxes[e], boxes[e + 1]), std::max(boxes[e], boxes[e + 1]));
       ++added;
     }
-  const double dt = 0.01;
-  computeFreeVelocities(p.bodies, p.bodyOfSlot, Vec3(0, 0, -9.81), dt, p.freeVelocity);
-  AssemblyInput input;
-  input.bodies = &p.bodies;
-  input.slotOfBody = &p.slotOfBody;
-  input.freeVelocity = &p.freeVelocity;
-  input.dt = dt;
-  buildContactProblem(input, p.contacts, p.problem, p.extras);
+  assemble(p);
   return p;
 }
 

@@ -44,6 +44,15 @@ inline DenseLcp normalRowsLcp(const DenseLcp& d) {
   return r;
 }
 
+// x_i^{k+1} of Method 2.2's row update, eq. 14 with Omega = alpha D: lambda holds lambda_j^{k+1} for
+// j < i and lambda_j^k for j >= i.
+inline double modulusRowStep(const DenseLcp& d, double alpha, double gamma, const Eigen::VectorXd& lambda,
+                             const Eigen::VectorXd& x, Eigen::Index i) {
+  const double aii = d.A(i, i), omega = alpha * aii;
+  const double xMinus = std::max(0.0, -x[i]);
+  return x[i] - gamma / (aii + gamma * omega) * (d.A.row(i).dot(lambda) + d.q[i] - 2.0 * omega * xMinus);
+}
+
 // Method 2.2 for LCP(q, A) with Omega = alpha D, for `sweeps` outer iterations from lambda0 >= 0:
 //   x^0 = (gamma/2) lambda^0;
 //   x_i^{k+1} = x_i^k - gamma / (A_ii + gamma Omega_ii) (sum_{j<i} A_ij lambda_j^{k+1}
@@ -54,11 +63,8 @@ inline Eigen::VectorXd denseMethod22(const DenseLcp& d, double alpha, double gam
   Eigen::VectorXd x = 0.5 * gamma * lambda0;
   for (int k = 0; k < sweeps; ++k)
     for (Eigen::Index i = 0; i < x.size(); ++i) {
-      const double aii = d.A(i, i);
-      if (aii <= 0.0) continue;
-      const double omega = alpha * aii;
-      const double xMinus = std::max(0.0, -x[i]);
-      x[i] -= gamma / (aii + gamma * omega) * (d.A.row(i).dot(lambda) + d.q[i] - 2.0 * omega * xMinus);
+      if (!(d.A(i, i) > 0.0)) continue;
+      x[i] = modulusRowStep(d, alpha, gamma, lambda, x, i);
       lambda[i] = 2.0 / gamma * std::max(0.0, x[i]);
     }
   return lambda;
@@ -88,11 +94,8 @@ inline Eigen::VectorXd denseBoxedMethod22(const DenseLcp& d, const BoundsOf& bou
     lower = newLower;
     upper = newUpper;
     for (Eigen::Index i = 0; i < x.size(); ++i) {
-      const double aii = d.A(i, i);
-      if (aii <= 0.0) continue;
-      const double omega = alpha * aii;
-      const double xMinus = std::max(0.0, -x[i]);
-      x[i] -= gamma / (aii + gamma * omega) * (d.A.row(i).dot(lambda) + d.q[i] - 2.0 * omega * xMinus);
+      if (!(d.A(i, i) > 0.0)) continue;
+      x[i] = modulusRowStep(d, alpha, gamma, lambda, x, i);
       lambda[i] = lower[i] + std::min(2.0 / gamma * std::max(0.0, x[i]), upper[i] - lower[i]);
     }
   }

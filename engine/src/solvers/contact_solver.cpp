@@ -1,5 +1,7 @@
 #include "solvers/contact_solver.h"
 
+#include <cmath>
+
 #include "solvers/modulus_gauss_seidel.h"
 #include "solvers/prox/prox_gauss_seidel.h"
 #include "solvers/prox/prox_jacobi.h"
@@ -16,6 +18,14 @@ const std::vector<SolverEntry>& solverRegistry() {
       {"modulus-gs", "Accelerated modulus-based Gauss-Seidel, box friction (Miyamoto-Yamashita Methods 3.1-3.2)", [] { return std::make_unique<ModulusGaussSeidel>(); }},
   };
   return registry;
+}
+
+Convergence stoppingTest(const SolverSettings& settings, double previousMerit, double merit) {
+  if (settings.tolAbs > 0.0 && merit < settings.tolAbs) return Convergence::Absolute;
+  if (settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
+      std::abs(previousMerit - merit) < settings.tolRel * previousMerit)
+    return Convergence::Relative;
+  return Convergence::None;
 }
 
 std::unique_ptr<ContactSolver> makeSolver(const std::string& name) {

@@ -147,14 +147,9 @@ SolveReport ModulusGaussSeidel::solve(const ContactProblem& problem, const Solve
       break;
     }
     report.residual = res;
-    const bool absolute = settings.tolAbs > 0.0 && res < settings.tolAbs;
-    const bool relative = settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
-                          std::abs(previousMerit - res) < settings.tolRel * previousMerit;
+    report.convergence = stoppingTest(settings, previousMerit, res);
     previousMerit = res;
-    if (absolute || relative) {
-      report.convergence = absolute ? Convergence::Absolute : Convergence::Relative;
-      break;
-    }
+    if (report.converged()) break;
   }
   lambda = lambda_;
   report.seconds = watch.elapsedSeconds();
