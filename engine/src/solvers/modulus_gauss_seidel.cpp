@@ -124,7 +124,10 @@ SolveReport ModulusGaussSeidel::solve(const ContactProblem& problem, const Solve
   for (int k = 0; k < problem.numContacts(); ++k) blockA_[k] = diagonalBlock(problem, k);
 
   // Method 3.2's first lines: lambda^0 <- p_BLCP(lambda^0) (normal rows first: the friction box
-  // depends on them), x^0 <- (gamma/2) lambda^0, v^{1,1} <- v + M^-1 J^T lambda^0.
+  // depends on them), x^0 <- (gamma/2) lambda^0, v^{1,1} <- v + M^-1 J^T lambda^0. As in the paper,
+  // only lambda is warm started: x^0 has no negative part, so the memory x_- (for a row at its lower
+  // bound, w_i / (2 Omega_ii) at a solution) starts from zero every solve; with alpha gamma = 1 the
+  // first sweep is then exactly projected Gauss-Seidel.
   lambda_ = lambda;
   for (int k = 0; k < problem.numContacts(); ++k) lambda_[4 * k] = std::max(0.0, lambda_[4 * k]);
   updateBounds(problem);
