@@ -1,5 +1,6 @@
 #pragma once
 // Small contact problems built through the real assembly path, for solver tests.
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -21,6 +22,33 @@ struct AssembledProblem {
   ContactExtras extras;
 };
 
+// Slots for the dynamic bodies, free velocities under gravity over dt = 0.01 s, and the contact
+// problem of p.contacts through the real assembly.
+inline void assemble(AssembledProblem& p) {
+  for (int i = 0; i < static_cast<int>(p.bodies.size()); ++i) {
+    const bool dynamic = p.bodies[i].isDynamic();
+    p.slotOfBody.push_back(dynamic ? static_cast<int>(p.bodyOfSlot.size()) : -1);
+    if (dynamic) p.bodyOfSlot.push_back(i);
+  }
+  const double dt = 0.01;
+  computeFreeVelocities(p.bodies, p.bodyOfSlot, Vec3(0, 0, -9.81), dt, p.freeVelocity);
+  AssemblyInput input;
+  input.bodies = &p.bodies;
+  input.slotOfBody = &p.slotOfBody;
+  input.freeVelocity = &p.freeVelocity;
+  input.dt = dt;
+  buildContactProblem(input, p.contacts, p.problem, p.extras);
+}
+
+// Body 0: a static slab of the given half width whose top face is the plane z = 0.
+inline void addGround(AssembledProblem& p, const FrictionDefaults& defaults, double halfWidth) {
+  BodyDesc ground;
+  ground.shape = BoxShape{Vec3(halfWidth, halfWidth, 0.5)};
+  ground.position = Vec3(0, 0, -0.5);
+  ground.motion = MotionType::Static;
+  p.bodies.push_back(makeBody(ground, defaults, 0));
+}
+
 // A static ground and a column of `count` boxes, each touching the one below at a single point with
 // a tilted normal, moving with random velocities. One contact per body pair and 4 rows against 6
 // degrees of freedom per body make A = J M^-1 J^T positive definite: the solution is unique.
@@ -32,11 +60,7 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
   FrictionDefaults defaults;
   defaults.mu = mu;
   defaults.muTorsion = 0.02;
-  BodyDesc ground;
-  ground.shape = BoxShape{Vec3(5, 5, 0.5)};
-  ground.position = Vec3(0, 0, -0.5);
-  ground.motion = MotionType::Static;
-  p.bodies.push_back(makeBody(ground, defaults, 0));
+  addGround(p, defaults, 5);
   for (int i = 0; i < count; ++i) {
     BodyDesc box;
     box.shape = BoxShape{Vec3(0.3 + 0.1 * unit(rng), 0.2 + 0.05 * unit(rng), 0.25)};
@@ -47,11 +71,6 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
     box.density = 1000.0 * massScale;
     p.bodies.push_back(makeBody(box, defaults, i + 1));
   }
-  for (int i = 0; i < static_cast<int>(p.bodies.size()); ++i) {
-    const bool dynamic = p.bodies[i].isDynamic();
-    p.slotOfBody.push_back(dynamic ? static_cast<int>(p.bodyOfSlot.size()) : -1);
-    if (dynamic) p.bodyOfSlot.push_back(i);
-  }
   for (int i = 0; i < count; ++i) {
     BodyContact c;
     c.bodyA = i;
@@ -61,14 +80,66 @@ inline AssembledProblem makeColumnProblem(int count, unsigned seed, double massS
     c.contact.gap = -0.001;
     p.contacts.push_back(c);
   }
-  const double dt = 0.01;
-  computeFreeVelocities(p.bodies, p.bodyOfSlot, Vec3(0, 0, -9.81), dt, p.freeVelocity);
-  AssemblyInput input;
-  input.bodies = &p.bodies;
-  input.slotOfBody = &p.slotOfBody;
-  input.freeVelocity = &p.freeVelocity;
-  input.dt = dt;
-  buildContactProblem(input, p.contacts, p.problem, p.extras);
+  assemble(p);
+  return p;
+}
+
+// A static ground and `count` boxes joined by random contacts (random points, normals and pair
+// velocities, so some contacts close and some open): contact i joins box i + 1 to the ground or to a
+// random earlier box (a tree, so every box's own 4 rows against its 6 degrees of freedom keep J of
+// full row rank), plus up to `extra` contacts between random pairs of boxes (loops). A = J M^-1 J^T is
+// positive definite for generic data unless the loops overconstrain a cluster (see below).
+inline AssembledProblem makeRandomContactGraphProblem(int count, int extra, unsigned seed, double mu = 0.3,
+                                                      double muTorsion = 0.02) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> unit(-1.0, 1.0);
+  AssembledProblem p;
+  FrictionDefaults defaults;
+  defaults.mu = mu;
+  defaults.muTorsion = muTorsion;
+  addGround(p, defaults, 20);
+  for (int i = 0; i < count; ++i) {
+    BodyDesc box;
+    box.shape = BoxShape{Vec3(0.3 + 0.1 * unit(rng), 0.2 + 0.05 * unit(rng), 0.25 + 0.05 * unit(rng))};
+    box.position = Vec3(2.0 * unit(rng), 2.0 * unit(rng), 1.0 + unit(rng));
+    box.orientation = Quat(Eigen::AngleAxisd(3.0 * unit(rng), Vec3(unit(rng), unit(rng), unit(rng) + 2.0).normalized()));
+    box.velocity = Vec3(0.5 * unit(rng), 0.5 * unit(rng), 0.5 * unit(rng));
+    box.angularVelocity = Vec3(unit(rng), unit(rng), unit(rng));
+    box.density = 1000.0 * (1.0 + 0.5 * unit(rng));
+    p.bodies.push_back(makeBody(box, defaults, i + 1));
+  }
+  auto addContact = [&](int a, int b) {
+    BodyContact c;
+    c.bodyA = a;
+    c.bodyB = b;
+    const Vec3 midpoint = 0.5 * (p.bodies[a].position + p.bodies[b].position);
+    const Vec3 towardB = p.bodies[b].position - p.bodies[a].position;
+    c.contact.normal = (a == 0 ? Vec3(0, 0, 1) : towardB.normalized()) + 0.3 * Vec3(unit(rng), unit(rng), unit(rng));
+    c.contact.normal.normalize();
+    c.contact.point = (a == 0 ? Vec3(p.bodies[b].position.x(), p.bodies[b].position.y(), 0.0) : midpoint) +
+                      0.2 * Vec3(unit(rng), unit(rng), unit(rng));
+    c.contact.gap = 0.002 * unit(rng);
+    p.contacts.push_back(c);
+  };
+  for (int i = 1; i <= count; ++i) addContact(std::uniform_int_distribution<int>(0, i - 1)(rng), i);
+  // Each box takes part in at most one extra contact, and never joins a box it already touches: two
+  // boxes have 6 degrees of freedom of relative motion, so two contacts between them (8 rows) make A
+  // singular. (Denser clusters can still do so, e.g. a path a-b-c-d closed by a-c and b-d: 20 rows
+  // against 18; the tests check that A is positive definite for the seeds they use.)
+  std::vector<int> boxes(count);
+  for (int i = 0; i < count; ++i) boxes[i] = i + 1;
+  std::shuffle(boxes.begin(), boxes.end(), rng);
+  auto joined = [&](int a, int b) {
+    return std::any_of(p.contacts.begin(), p.contacts.end(), [&](const BodyContact& c) {
+      return (c.bodyA == a && c.bodyB == b) || (c.bodyA == b && c.bodyB == a);
+    });
+  };
+  for (int e = 0, added = 0; e + 1 < count && added < extra; e += 2)
+    if (!joined(boxes[e], boxes[e + 1])) {
+      addContact(std::min(boxes[e], boxes[e + 1]), std::max(boxes[e], boxes[e + 1]));
+      ++added;
+    }
+  assemble(p);
   return p;
 }
 

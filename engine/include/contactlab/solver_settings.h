@@ -37,6 +37,12 @@ struct SolverSettings {
   // Sec. 5.1: A_FF + gamma I. Ours is gamma * diag(A_FF), so that it is free of the unit of mass;
   // 0 (the paper's experiments) = no regularization.
   double pgsSmRegularization = 0.0;
+  // modulus-gs (accelerated-modulus-gauss-seidel.txt): Omega = alpha D with D = diag(A) (sec. 4,
+  // Corollary 4.3; alpha > 0) and Gamma = E / gamma (eq. 10; gamma > 0). The paper's experiments use
+  // gamma = 2; alpha = 1 / gamma minimizes the contraction bound of Theorem 4.2 (Remark 4.4), though
+  // its Figures 6-8 converge faster with smaller alpha.
+  double modulusAlpha = 0.5;
+  double modulusGamma = 2.0;
 };
 
 struct SolverDescription {

@@ -1,5 +1,8 @@
 #include "solvers/contact_solver.h"
 
+#include <cmath>
+
+#include "solvers/modulus_gauss_seidel.h"
 #include "solvers/pgs.h"
 #include "solvers/pgs_subspace_min.h"
 #include "solvers/prox/prox_gauss_seidel.h"
@@ -20,8 +23,18 @@ const std::vector<SolverEntry>& solverRegistry() {
        [] { return std::make_unique<ProjectedGaussSeidel>(true); }},
       {"pgs-sm", "PGS with subspace minimization, box friction (Silcowitz, Niebe, Erleben 2010)",
        [] { return std::make_unique<PgsSubspaceMinimization>(); }},
+      {"modulus-gs", "Accelerated modulus-based Gauss-Seidel, box friction (Miyamoto-Yamashita Methods 3.1-3.2)",
+       [] { return std::make_unique<ModulusGaussSeidel>(); }},
   };
   return registry;
+}
+
+Convergence stoppingTest(const SolverSettings& settings, double previousMerit, double merit) {
+  if (settings.tolAbs > 0.0 && merit < settings.tolAbs) return Convergence::Absolute;
+  if (settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
+      std::abs(previousMerit - merit) < settings.tolRel * previousMerit)
+    return Convergence::Relative;
+  return Convergence::None;
 }
 
 std::unique_ptr<ContactSolver> makeSolver(const std::string& name) {

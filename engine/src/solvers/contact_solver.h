@@ -21,6 +21,11 @@ class ContactSolver {
                             Eigen::VectorXd& lambda) = 0;
 };
 
+// The stopping test the solvers share, after a sweep whose merit is `merit` (`previousMerit` after
+// the sweep before; infinity before the first): Absolute when merit < tolAbs, Relative when the
+// merit moved by less than tolRel times the previous one, None otherwise; a tolerance of 0 never stops.
+Convergence stoppingTest(const SolverSettings& settings, double previousMerit, double merit);
+
 struct SolverEntry {
   std::string name;
   std::string summary;

@@ -56,14 +56,9 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
       keepBestIterate();
     }
     report.residual = merit;
-    const bool absolute = settings.tolAbs > 0.0 && merit < settings.tolAbs;
-    const bool relative = settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
-                          std::abs(previousMerit - merit) < settings.tolRel * previousMerit;
+    report.convergence = stoppingTest(settings, previousMerit, merit);
     previousMerit = merit;
-    if (absolute || relative) {
-      report.convergence = absolute ? Convergence::Absolute : Convergence::Relative;
-      break;
-    }
+    if (report.converged()) break;
   }
   // A trailing rejected sweep has already rolled the iterate back to the best one.
   getIterate(lambda);
