@@ -51,6 +51,9 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --steps 99999999999999999999"), "--steps");
   expectOneLineError(runCli("run bounce --solver nope"), "--solver: unknown solver \"nope\"");
   expectOneLineError(runCli("run bounce --rfactor fast"), "--rfactor");
+  expectOneLineError(runCli("run bounce --omega 2"), "--omega: must be below 2");
+  expectOneLineError(runCli("run bounce --modulus-alpha 0"), "--modulus-alpha: must be positive");
+  expectOneLineError(runCli("run bounce --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
   expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");
   expectOneLineError(runCli("run bounce --trace"), "--trace: needs a value");
   expectOneLineError(runCli("run bounce --param height"), "--param: expected KEY=VALUE");
