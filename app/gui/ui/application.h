@@ -131,6 +131,9 @@ class Application {
 
   // Profiler.
   double renderMs_ = 0;
+  // Each headless frame's renderMs_ and the process CPU milliseconds of the same span (the
+  // software rasterizer's threads included; steadier than wall time on a loaded machine), for --profile-out.
+  std::vector<std::pair<double, double>> headlessRenderMs_;
   int stepsThisSecond_ = 0;
   double stepsPerSecond_ = 0;
   std::chrono::steady_clock::time_point stepRateStart_;
