@@ -19,4 +19,11 @@ std::optional<std::string> readShaderSource(const std::string& path, std::string
   return std::nullopt;
 }
 
+std::string withDefines(const std::string& source, const std::string& defines) {
+  if (defines.empty()) return source;
+  const std::size_t lineEnd = source.find('\n');
+  if (lineEnd == std::string::npos) return source + "\n" + defines;
+  return source.substr(0, lineEnd + 1) + defines + source.substr(lineEnd + 1);
+}
+
 }  // namespace contactlab::render

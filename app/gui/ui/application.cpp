@@ -238,7 +238,10 @@ void Application::applyStartupSettings() {
   session_.realTimeFactor = settings_.realTimeFactor;
   session_.stepsPerFrame = settings_.stepsPerFrame;
   viewOptions_ = settings_.view;
-  viewOptions_.msaaSamples = settings_.msaaSamples.value_or(softwareRasterizer_ ? 0 : 4);
+  const render::RenderOptions defaults = render::defaultRenderOptions(softwareRasterizer_);
+  viewOptions_.msaaSamples = settings_.msaaSamples.value_or(defaults.msaaSamples);
+  viewOptions_.shadowMapSize = defaults.shadowMapSize;
+  viewOptions_.shadowTaps = defaults.shadowTaps;
   if (commandLine_.sizeGiven) {
     settings_.recording.width = commandLine_.width;
     settings_.recording.height = commandLine_.height;
@@ -269,7 +272,7 @@ void Application::rememberSettings() {
   if (settingsPath_.empty() || headless()) return;
   settings_.solver = session_.solverSettings();
   settings_.view = viewOptions_;
-  if (settings_.msaaSamples || viewOptions_.msaaSamples != (softwareRasterizer_ ? 0 : 4))
+  if (settings_.msaaSamples || viewOptions_.msaaSamples != render::defaultRenderOptions(softwareRasterizer_).msaaSamples)
     settings_.msaaSamples = viewOptions_.msaaSamples;
   settings_.view.selectedBody = -1;
   settings_.camera = camera_.state();

@@ -100,7 +100,7 @@ class Application {
   std::unique_ptr<render::Renderer> captureRenderer_;  // the recording's fixed resolution
   render::OrbitCamera camera_;
   render::RenderOptions viewOptions_;
-  bool softwareRasterizer_ = false;  // llvmpipe & co.: anti-aliasing off by default
+  bool softwareRasterizer_ = false;  // llvmpipe & co.: no anti-aliasing and cheaper shadows by default
   SimulationSession session_;
   BodyDrag drag_;
 

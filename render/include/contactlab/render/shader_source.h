@@ -9,4 +9,8 @@ namespace contactlab::render {
 // "<path>: cannot open file" or "<path>: file is empty".
 std::optional<std::string> readShaderSource(const std::string& path, std::string& source);
 
+// The source with `defines` inserted after its first line (the #version line, which must come
+// first); compile errors then report line numbers shifted by the defines' line count.
+std::string withDefines(const std::string& source, const std::string& defines);
+
 }  // namespace contactlab::render
