@@ -1,9 +1,16 @@
 #version 330 core
 // Lambert + hemispheric ambient + soft Blinn-Phong specular in linear light, a shadow map with
-// 3x3 PCF, a 1 m grid on static surfaces, and a glow for the selected body.
+// 3x3 PCF (or one bilinear tap), a 1 m grid on static surfaces, and a glow for the selected body.
+// A software rasterizer (llvmpipe) runs every branch of this shader for every pixel, masked: a
+// branch skips nothing there, only fewer operations do.
 in vec3 vWorldPosition;
 in vec3 vNormal;
-in vec3 vColor;
+flat in vec3 vAlbedo;  // linear
+
+// Shadow-map taps per pixel, set by the renderer: 4, a 3x3 PCF; 1, one bilinear 2x2 comparison.
+#ifndef SHADOW_TAPS
+#define SHADOW_TAPS 4
+#endif
 flat in float vStyle;  // 0 dynamic, 1 selected, 2 static
 
 uniform vec3 uLightDirection;  // unit, towards the light
@@ -36,15 +43,14 @@ float lightVisibility(vec3 position, vec3 normal, float facing) {
   vec4 light = uLightViewProjection * vec4(position + normal * uShadowNormalOffset, 1.0);
   vec3 p = light.xyz / light.w * 0.5 + 0.5;
   if (p.x <= 0.0 || p.x >= 1.0 || p.y <= 0.0 || p.y >= 1.0 || p.z >= 1.0) return 1.0;
-  // 3x3 PCF in four taps: each bilinear comparison (GL_LINEAR with a compare mode) averages 2x2
-  // texels, and taps half a texel off centre tile the 3x3 block with tent weights.
-  vec2 halfTexel = vec2(0.5 * uShadowTexel);
+  // Each bilinear comparison (GL_LINEAR with a compare mode) averages 2x2 texels. Four taps half a
+  // texel off centre tile a 3x3 block with tent weights; a single tap sits on the centre.
+  const vec2 kCorners[4] = vec2[](vec2(-1.0, -1.0), vec2(1.0, -1.0), vec2(-1.0, 1.0), vec2(1.0, 1.0));
+  vec2 spread = vec2(SHADOW_TAPS > 1 ? 0.5 * uShadowTexel : 0.0);
   float reference = p.z - depthBias;
-  float visible = texture(uShadowMap, vec3(p.xy + vec2(-halfTexel.x, -halfTexel.y), reference)) +
-                  texture(uShadowMap, vec3(p.xy + vec2(halfTexel.x, -halfTexel.y), reference)) +
-                  texture(uShadowMap, vec3(p.xy + vec2(-halfTexel.x, halfTexel.y), reference)) +
-                  texture(uShadowMap, vec3(p.xy + vec2(halfTexel.x, halfTexel.y), reference));
-  return visible / 4.0;
+  float visible = 0.0;
+  for (int i = 0; i < SHADOW_TAPS; ++i) visible += texture(uShadowMap, vec3(p.xy + kCorners[i] * spread, reference));
+  return visible / float(SHADOW_TAPS);
 }
 
 // Coverage of 1 m grid lines on the plane facing the normal's dominant axis, anti-aliased with
@@ -65,7 +71,7 @@ void main() {
   bool isStatic = vStyle > 1.5;
   bool isSelected = vStyle > 0.5 && !isStatic;
 
-  vec3 albedo = toLinear(vColor);
+  vec3 albedo = vAlbedo;
   if (isStatic && uGrid != 0) albedo = mix(albedo, toLinear(vec3(0.30, 0.32, 0.35)), 0.75 * gridCoverage(vWorldPosition, normal));
 
   float facing = dot(normal, uLightDirection);

@@ -10,7 +10,7 @@ uniform mat4 uViewProjection;
 
 out vec3 vWorldPosition;
 out vec3 vNormal;
-out vec3 vColor;
+flat out vec3 vAlbedo;  // the instance's sRGB colour in linear light
 flat out float vStyle;
 
 void main() {
@@ -21,7 +21,7 @@ void main() {
   vec3 inverseScaleSquared = 1.0 / vec3(dot(linear[0], linear[0]), dot(linear[1], linear[1]), dot(linear[2], linear[2]));
   vNormal = linear * (aNormal * inverseScaleSquared);
   vWorldPosition = world.xyz;
-  vColor = aColor.rgb;
+  vAlbedo = pow(aColor.rgb, vec3(2.2));
   vStyle = aStyle;
   gl_Position = uViewProjection * world;
 }

@@ -31,12 +31,13 @@ std::string programLog(GLuint program) {
 }
 
 // Returns the shader object, or 0 with error set.
-GLuint compileFile(const std::string& path, GLenum stage, std::string& error) {
+GLuint compileFile(const std::string& path, GLenum stage, const std::string& defines, std::string& error) {
   std::string source;
   if (auto readError = readShaderSource(path, source)) {
     error = *readError;
     return 0;
   }
+  source = withDefines(source, defines);
   const GLuint shader = glCreateShader(stage);
   const char* text = source.c_str();
   glShaderSource(shader, 1, &text, nullptr);
@@ -68,13 +69,13 @@ GlProgram& GlProgram::operator=(GlProgram&& other) noexcept {
 }
 
 std::optional<std::string> buildProgramFromFiles(const std::string& directory, const std::string& name,
-                                                 GlProgram& program) {
+                                                 GlProgram& program, const std::string& defines) {
   const std::string vertexPath = directory + "/" + name + ".vert";
   const std::string fragmentPath = directory + "/" + name + ".frag";
   std::string error;
-  const GLuint vertex = compileFile(vertexPath, GL_VERTEX_SHADER, error);
+  const GLuint vertex = compileFile(vertexPath, GL_VERTEX_SHADER, defines, error);
   if (vertex == 0) return error;
-  const GLuint fragment = compileFile(fragmentPath, GL_FRAGMENT_SHADER, error);
+  const GLuint fragment = compileFile(fragmentPath, GL_FRAGMENT_SHADER, defines, error);
   if (fragment == 0) {
     glDeleteShader(vertex);
     return error;

@@ -27,9 +27,10 @@ class GlProgram {
   GLuint id_ = 0;
 };
 
-// Builds <directory>/<name>.vert + <directory>/<name>.frag into program. Returns the error instead:
+// Builds <directory>/<name>.vert + <directory>/<name>.frag into program, with `defines` (lines such
+// as "#define SHADOW_TAPS 1\n") after each file's #version line. Returns the error instead:
 // "<path>: cannot open file", "<path>: compile error: <log>" or "<vert> + <frag>: link error: <log>".
 std::optional<std::string> buildProgramFromFiles(const std::string& directory, const std::string& name,
-                                                 GlProgram& program);
+                                                 GlProgram& program, const std::string& defines = {});
 
 }  // namespace contactlab::render

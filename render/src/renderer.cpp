@@ -18,7 +18,6 @@
 namespace contactlab::render {
 namespace {
 
-constexpr int kShadowMapSize = 2048;
 // Towards the light: high, from the front left of the default view, so shadows fall back and right.
 const Vec3 kLightDirection = Vec3(-0.5, -0.35, 0.8).normalized();
 constexpr double kNormalOffsetTexels = 2.0;
@@ -79,12 +78,14 @@ struct Renderer::Impl {
   std::string shaderDirectory;
   std::array<GlProgram, kProgramCount> programs;
   std::optional<std::string> shaderError;
+  int shadowTaps = 4;  // the programs' SHADOW_TAPS
 
   std::array<MeshBuffers, kMeshKindCount> meshes;
   GLuint debugVertexArray = 0, debugBuffer = 0;
   GLuint emptyVertexArray = 0;  // the background's full-screen triangle needs a bound VAO in core profile
 
   GLuint shadowFramebuffer = 0, shadowTexture = 0;
+  int shadowMapSize = 0;
 
   // The image: drawn into the multisampled target when MSAA is on, then resolved.
   int width = 0, height = 0, samples = 0;
@@ -97,7 +98,7 @@ struct Renderer::Impl {
   DebugGeometry debugGeometry;
 
   void createMeshes();
-  void createShadowMap();
+  void resizeShadowMap(int size);
   void resizeTargets(int newWidth, int newHeight, int newSamples);
   void deleteTargets();
   struct ShadowFrame {
@@ -165,12 +166,15 @@ void Renderer::Impl::createMeshes() {
   glBindVertexArray(0);
 }
 
-void Renderer::Impl::createShadowMap() {
+void Renderer::Impl::resizeShadowMap(int size) {
+  if (size == shadowMapSize) return;
+  glDeleteFramebuffers(1, &shadowFramebuffer);
+  glDeleteTextures(1, &shadowTexture);
+  shadowMapSize = size;
   glGenTextures(1, &shadowTexture);
   glBindTexture(GL_TEXTURE_2D, shadowTexture);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, kShadowMapSize, kShadowMapSize, 0, GL_DEPTH_COMPONENT, GL_FLOAT,
-               nullptr);
-  // Linear filtering with comparison gives a bilinear 2x2 test per tap; body.frag adds a 3x3 PCF.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_DEPTH_COMPONENT24, size, size, 0, GL_DEPTH_COMPONENT, GL_FLOAT, nullptr);
+  // Linear filtering with comparison gives a bilinear 2x2 test per tap; body.frag's four taps make a 3x3 PCF.
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
@@ -270,10 +274,13 @@ std::optional<Renderer::Impl::ShadowFrame> Renderer::Impl::drawShadowMap(const s
       orthographic(-radius, radius, -radius, radius, 0.0, depthRange) * lightView;
 
   glBindFramebuffer(GL_FRAMEBUFFER, shadowFramebuffer);
-  glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+  glViewport(0, 0, shadowMapSize, shadowMapSize);
   glClear(GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
-  glDisable(GL_CULL_FACE);  // open cylinders and one-sided quads still cast from both sides
+  // Faces turned away from the light lie behind the ones facing it: boxes and spheres are closed,
+  // and a capsule's open cylinder is capped by its end spheres.
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
   glEnable(GL_POLYGON_OFFSET_FILL);
   glPolygonOffset(1.5f, 3.0f);
   const GLuint program = programs[kShadowProgram].id();
@@ -281,8 +288,9 @@ std::optional<Renderer::Impl::ShadowFrame> Renderer::Impl::drawShadowMap(const s
   setMatrix(glGetUniformLocation(program, "uLightViewProjection"), lightViewProjection);
   // Planes are huge receivers; they would only waste fill rate here.
   drawInstances(program, false);
+  glDisable(GL_CULL_FACE);
   glDisable(GL_POLYGON_OFFSET_FILL);
-  return ShadowFrame{lightViewProjection, 2.0 * radius / kShadowMapSize, depthRange};
+  return ShadowFrame{lightViewProjection, 2.0 * radius / shadowMapSize, depthRange};
 }
 
 void Renderer::Impl::drawBackground(const Eigen::Matrix4f& viewProjection) {
@@ -352,7 +360,6 @@ Renderer::Renderer(std::string shaderDirectory) : impl_(std::make_unique<Impl>()
   glGetIntegerv(GL_MAX_VIEWPORT_DIMS, maxViewport);
   impl_->maxImageSize = std::max(1, std::min({maxRenderbufferSize, maxViewport[0], maxViewport[1]}));
   impl_->createMeshes();
-  impl_->createShadowMap();
   reloadShaders();
 }
 
@@ -374,7 +381,8 @@ std::optional<std::string> Renderer::reloadShaders() {
   // All or nothing: a half-updated set could pair programs that no longer agree.
   std::array<GlProgram, kProgramCount> loaded;
   for (int i = 0; i < kProgramCount; ++i) {
-    if (auto error = buildProgramFromFiles(impl_->shaderDirectory, kShaderProgramNames[i], loaded[i])) {
+    if (auto error = buildProgramFromFiles(impl_->shaderDirectory, kShaderProgramNames[i], loaded[i],
+                                           "#define SHADOW_TAPS " + std::to_string(impl_->shadowTaps) + "\n")) {
       impl_->shaderError = std::move(error);
       return impl_->shaderError;
     }
@@ -391,6 +399,10 @@ const std::string& Renderer::shaderDirectory() const { return impl_->shaderDirec
 void Renderer::render(const World& world, const OrbitCamera& camera, const RenderOptions& options, int width,
                       int height) {
   Impl& r = *impl_;
+  if (const int taps = options.shadowTaps > 1 ? 4 : 1; taps != r.shadowTaps) {
+    r.shadowTaps = taps;
+    reloadShaders();  // SHADOW_TAPS is a constant of body.frag: a loop over a uniform costs a software rasterizer dearly
+  }
   const int requestedSamples = std::min(options.msaaSamples, static_cast<int>(r.maxSamples));
   r.resizeTargets(std::clamp(width, 1, static_cast<int>(r.maxImageSize)),
                   std::clamp(height, 1, static_cast<int>(r.maxImageSize)), requestedSamples > 1 ? requestedSamples : 0);
@@ -404,7 +416,10 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
                                         r.height / (2.0 * std::tan(0.5 * OrbitCamera::kVerticalFovRadians)));
     if (const std::optional<Instance> floor = floorInstance(world.bodies())) r.instances[MeshKind::Quad].push_back(*floor);
     r.uploadInstances();
-    if (options.shadows) shadow = r.drawShadowMap(world.bodies());
+    if (options.shadows) {
+      r.resizeShadowMap(std::clamp(options.shadowMapSize, 16, static_cast<int>(r.maxImageSize)));
+      shadow = r.drawShadowMap(world.bodies());
+    }
   }
 
   glBindFramebuffer(GL_FRAMEBUFFER, target);
@@ -428,9 +443,9 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
       glUniform1f(glGetUniformLocation(body, "uShadowNormalOffset"), static_cast<float>(kNormalOffsetTexels * shadow->texelMetres));
       glUniform1f(glGetUniformLocation(body, "uShadowDepthBias"),
                   static_cast<float>(kDepthBiasTexels * shadow->texelMetres / shadow->depthRange));
+      glUniform1f(glGetUniformLocation(body, "uShadowTexel"), 1.0f / r.shadowMapSize);
     }
     glUniform1i(glGetUniformLocation(body, "uGrid"), options.groundGrid ? 1 : 0);
-    glUniform1f(glGetUniformLocation(body, "uShadowTexel"), 1.0f / kShadowMapSize);
     setVector(glGetUniformLocation(body, "uHorizonColor"), kHorizonColor);
     const auto [fogStart, fogEnd] = fogRange(world.bodies(), camera);
     glUniform2f(glGetUniformLocation(body, "uFogRange"), static_cast<float>(fogStart), static_cast<float>(fogEnd));
@@ -479,6 +494,16 @@ void Renderer::readPixels(std::vector<std::uint8_t>& rgb) const {
   for (int row = 0; row < h; ++row)
     std::memcpy(rgb.data() + static_cast<std::size_t>(row) * rowBytes,
                 bottomUp.data() + static_cast<std::size_t>(h - 1 - row) * rowBytes, rowBytes);
+}
+
+RenderOptions defaultRenderOptions(bool softwareRasterizer) {
+  RenderOptions options;
+  if (softwareRasterizer) {
+    options.msaaSamples = 0;
+    options.shadowMapSize = 1024;
+    options.shadowTaps = 1;
+  }
+  return options;
 }
 
 int Renderer::width() const { return impl_->width; }

@@ -19,4 +19,13 @@ std::optional<std::string> readShaderSource(const std::string& path, std::string
   return std::nullopt;
 }
 
+std::string withDefines(const std::string& source, const std::string& defines) {
+  if (defines.empty()) return source;
+  // "#line 2" after the defines numbers the file's second line 2 again (GLSL 3.30 sec. 3.3), so
+  // compile errors point at the lines of the file as written.
+  const std::size_t lineEnd = source.find('\n');
+  if (lineEnd == std::string::npos) return source + "\n" + defines;
+  return source.substr(0, lineEnd + 1) + defines + "#line 2\n" + source.substr(lineEnd + 1);
+}
+
 }  // namespace contactlab::render

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -122,6 +123,44 @@ TEST_F(RendererTest, OptionsChangeThePicture) {
   EXPECT_EQ(draw(renderer, world, plain), base) << "rendering is deterministic";
 }
 
+TEST(RenderDefaults, AGpuKeepsTheFullSettingsASoftwareRasterizerGetsCheaperOnes) {
+  const RenderOptions gpu = defaultRenderOptions(false);
+  EXPECT_EQ(gpu.msaaSamples, 4);
+  EXPECT_EQ(gpu.shadowMapSize, 2048);
+  EXPECT_EQ(gpu.shadowTaps, 4);
+  const RenderOptions software = defaultRenderOptions(true);
+  EXPECT_EQ(software.msaaSamples, 0);
+  EXPECT_EQ(software.shadowMapSize, 1024);
+  EXPECT_EQ(software.shadowTaps, 1);
+  EXPECT_TRUE(software.shadows) << "cheaper shadows, not none";
+}
+
+TEST_F(RendererTest, SoftwareShadowsStillDarkenTheGroundLikeTheFullOnes) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  const World world = settledTower();
+  RenderOptions full;
+  full.debugOverlay = false;
+  RenderOptions software = defaultRenderOptions(true);
+  software.debugOverlay = false;
+  software.msaaSamples = full.msaaSamples;  // only the shadows differ
+  RenderOptions none = full;
+  none.shadows = false;
+  const auto fullImage = draw(renderer, world, full);
+  const auto softwareImage = draw(renderer, world, software);
+  ASSERT_FALSE(renderer.shaderError()) << *renderer.shaderError();
+  const auto noShadowImage = draw(renderer, world, none);
+  const auto meanDifference = [](const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
+    double sum = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i) sum += std::abs(static_cast<int>(a[i]) - static_cast<int>(b[i]));
+    return sum / static_cast<double>(a.size());
+  };
+  const double shadowEffect = meanDifference(fullImage, noShadowImage);
+  EXPECT_GT(shadowEffect, 0.5) << "the tower casts a visible shadow";
+  // The same shadows, only with softer-or-harder edges: far closer to the full ones than to none.
+  EXPECT_LT(meanDifference(softwareImage, fullImage), 0.25 * shadowEffect);
+  EXPECT_EQ(draw(renderer, world, full), fullImage) << "switching back rebuilds the 4-tap shaders";
+}
+
 TEST_F(RendererTest, ResizesItsImageOnDemand) {
   Renderer renderer(CONTACTLAB_SHADER_DIR);
   const World world = settledTower();
@@ -151,6 +190,9 @@ TEST_F(RendererTest, BrokenShaderReportsFileAndLogAndKeepsThePreviousPrograms) {
   ASSERT_TRUE(error);
   EXPECT_EQ(error->rfind(fragment + ": compile error: ", 0), 0u) << *error;
   EXPECT_NE(error->find("undefinedThing"), std::string::npos) << "the driver's log names the culprit: " << *error;
+  // Mesa's log says "0:LINE(COLUMN)": the line of the file as written, though the renderer inserts
+  // its #defines (SHADOW_TAPS) after the #version line.
+  EXPECT_NE(error->find("0:3("), std::string::npos) << "the error is on the file's line 3: " << *error;
   EXPECT_EQ(renderer.shaderError(), error);
   EXPECT_EQ(draw(renderer, world), before) << "the previous programs stay in use";
 

@@ -74,5 +74,11 @@ TEST(ShaderSource, EveryProgramTheRendererLoadsHasBothStagesInTheSourceTree) {
   }
 }
 
+TEST(ShaderSource, DefinesGoRightAfterTheVersionLine) {
+  EXPECT_EQ(withDefines("#version 330 core\nvoid main() {}\n", "#define A 1\n"),
+            "#version 330 core\n#define A 1\n#line 2\nvoid main() {}\n");
+  EXPECT_EQ(withDefines("#version 330 core\nvoid main() {}\n", ""), "#version 330 core\nvoid main() {}\n");
+}
+
 }  // namespace
 }  // namespace contactlab::render

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "contactlab/render/bounds.h"
@@ -36,6 +37,13 @@ std::string timestampedName(const std::string& stem, const std::string& extensio
 // time sums so that a step landing exactly on a period boundary counts.
 int periodsSince(double start, double time, double fps) {
   return static_cast<int>(std::floor((time - start) * fps + 1e-6));
+}
+
+// CPU time of the whole process, every thread (a software rasterizer's too), in milliseconds.
+double processCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return 1e3 * static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_nsec);
 }
 
 // Ctrl+C or a polite kill closes the window normally, so the settings are still saved.
@@ -230,7 +238,10 @@ void Application::applyStartupSettings() {
   session_.realTimeFactor = settings_.realTimeFactor;
   session_.stepsPerFrame = settings_.stepsPerFrame;
   viewOptions_ = settings_.view;
-  viewOptions_.msaaSamples = settings_.msaaSamples.value_or(softwareRasterizer_ ? 0 : 4);
+  const render::RenderOptions defaults = render::defaultRenderOptions(softwareRasterizer_);
+  viewOptions_.msaaSamples = settings_.msaaSamples.value_or(defaults.msaaSamples);
+  viewOptions_.shadowMapSize = defaults.shadowMapSize;
+  viewOptions_.shadowTaps = defaults.shadowTaps;
   if (commandLine_.sizeGiven) {
     settings_.recording.width = commandLine_.width;
     settings_.recording.height = commandLine_.height;
@@ -261,7 +272,7 @@ void Application::rememberSettings() {
   if (settingsPath_.empty() || headless()) return;
   settings_.solver = session_.solverSettings();
   settings_.view = viewOptions_;
-  if (settings_.msaaSamples || viewOptions_.msaaSamples != (softwareRasterizer_ ? 0 : 4))
+  if (settings_.msaaSamples || viewOptions_.msaaSamples != render::defaultRenderOptions(softwareRasterizer_).msaaSamples)
     settings_.msaaSamples = viewOptions_.msaaSamples;
   settings_.view.selectedBody = -1;
   settings_.camera = camera_.state();
@@ -340,6 +351,13 @@ std::optional<std::string> Application::writeHeadlessOutputs() {
   }
   if (!commandLine_.screenshotPath.empty()) {
     if (auto error = saveViewScreenshot(commandLine_.screenshotPath)) return error;
+  }
+  if (!commandLine_.profilePath.empty()) {
+    std::ofstream csv(commandLine_.profilePath);
+    csv << "frame,render_ms,render_cpu_ms\n";
+    for (std::size_t i = 0; i < headlessRenderMs_.size(); ++i)
+      csv << i + 1 << ',' << headlessRenderMs_[i].first << ',' << headlessRenderMs_[i].second << '\n';
+    if (!csv) return "cannot write " + commandLine_.profilePath;
   }
   return std::nullopt;
 }
@@ -437,11 +455,13 @@ void Application::renderView() {
   const int width = headless() ? commandLine_.width : framebufferWidth;
   const int height = headless() ? commandLine_.height : framebufferHeight;
   const auto start = std::chrono::steady_clock::now();
+  const double cpuStart = processCpuMs();
   if (session_.hasWorld()) {
     renderer_->render(session_.world(), camera_, viewOptions_, width, height);
     glFinish();  // so the profiler shows the drawing's cost, not just its submission
   }
   renderMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (headless()) headlessRenderMs_.emplace_back(renderMs_, processCpuMs() - cpuStart);
   renderer_->presentToScreen(framebufferWidth, framebufferHeight);
 }
 

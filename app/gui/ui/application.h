@@ -100,7 +100,7 @@ class Application {
   std::unique_ptr<render::Renderer> captureRenderer_;  // the recording's fixed resolution
   render::OrbitCamera camera_;
   render::RenderOptions viewOptions_;
-  bool softwareRasterizer_ = false;  // llvmpipe & co.: anti-aliasing off by default
+  bool softwareRasterizer_ = false;  // llvmpipe & co.: no anti-aliasing and cheaper shadows by default
   SimulationSession session_;
   BodyDrag drag_;
 
@@ -131,6 +131,9 @@ class Application {
 
   // Profiler.
   double renderMs_ = 0;
+  // Each headless frame's renderMs_ and the process CPU milliseconds of the same span (the
+  // software rasterizer's threads included; steadier than wall time on a loaded machine), for --profile-out.
+  std::vector<std::pair<double, double>> headlessRenderMs_;
   int stepsThisSecond_ = 0;
   double stepsPerSecond_ = 0;
   std::chrono::steady_clock::time_point stepRateStart_;

@@ -32,7 +32,8 @@ std::string commandLineUsage() {
   return "usage: contactlab [--scene NAME|FILE.json] [--param K=V]... [--seed N] [--solver S]\n"
          "                  [--rfactor global|local|blocked] [--frames N] [--fps F] [--size WxH]\n"
          "                  [--record out.mp4] [--screenshot out.png] [--screenshot-ui out.png]\n"
-         "                  [--exit] [--shaders DIR] [--no-settings] [--help] [--version]\n"
+         "                  [--profile-out times.csv] [--exit] [--shaders DIR] [--no-settings]\n"
+         "                  [--help] [--version]\n"
          "\n"
          "  --scene        built-in scene name (default tower) or a .json scene file\n"
          "  --param K=V    override a built-in scene parameter (repeatable)\n"
@@ -45,6 +46,7 @@ std::string commandLineUsage() {
          "  --record F     record the 3D view to an MP4 (H.264, needs ffmpeg)\n"
          "  --screenshot F write the 3D view of the last frame to a PNG\n"
          "  --screenshot-ui F  write the whole window, panels included, to a PNG\n"
+         "  --profile-out F  write each frame's render time (3D view, drawing finished; wall and CPU ms) to a CSV\n"
          "  --exit         headless: run --frames frames as fast as possible, write the files, exit\n"
          "  --shaders DIR  load the GLSL shaders from DIR\n"
          "  --no-settings  neither read nor write the remembered settings and layout\n";
@@ -145,6 +147,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::string& 
       if (!value(cl.screenshotPath)) return cl;
     } else if (flag == "--screenshot-ui") {
       if (!value(cl.uiScreenshotPath)) return cl;
+    } else if (flag == "--profile-out") {
+      if (!value(cl.profilePath)) return cl;
     } else if (flag == "--shaders") {
       if (!value(v)) return cl;
       cl.shaderDirectory = v;
@@ -154,8 +158,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::string& 
     }
   }
   if (!cl.exitWhenDone && (cl.frames || !cl.recordPath.empty() || !cl.screenshotPath.empty() ||
-                           !cl.uiScreenshotPath.empty())) {
-    error = "--frames, --record, --screenshot and --screenshot-ui need --exit (headless); "
+                           !cl.uiScreenshotPath.empty() || !cl.profilePath.empty())) {
+    error = "--frames, --record, --screenshot, --screenshot-ui and --profile-out need --exit (headless); "
             "in the app use the Recording panel";
     return cl;
   }

@@ -23,6 +23,7 @@ struct CommandLine {
   std::string recordPath;
   std::string screenshotPath;
   std::string uiScreenshotPath;  // the whole window, panels included
+  std::string profilePath;       // CSV of each headless frame's render milliseconds
   bool exitWhenDone = false;
   std::optional<std::string> shaderDirectory;
   bool useSettings = true;

@@ -20,7 +20,14 @@ struct RenderOptions {
   contactlab::DebugDrawOptions debug;
   int selectedBody = -1;               // drawn highlighted, with an outline box (even without the overlay)
   int msaaSamples = 4;                 // clamped to what the driver offers; 0 or 1 turns it off
+  int shadowMapSize = 2048;            // texels per side of the light's depth map
+  int shadowTaps = 4;                  // per shaded pixel: 4, a 3x3 PCF; 1, one bilinear 2x2 comparison
 };
+
+// The defaults for this OpenGL: RenderOptions{} on a GPU. A software rasterizer (llvmpipe) gets no
+// MSAA, which doubles the cost of a frame there, and cheaper shadows: a 1024-texel map (a quarter of
+// the depth pass) and one shadow-map tap (the 3x3 PCF's four took half of the ground's shading).
+RenderOptions defaultRenderOptions(bool softwareRasterizer);
 
 // Names of the programs the renderer loads from <shaderDirectory>/<name>.vert and .frag.
 inline constexpr const char* kShaderProgramNames[] = {"body", "shadow", "line", "background"};
