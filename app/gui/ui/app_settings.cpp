@@ -37,7 +37,12 @@ json toJson(const AppSettings& s) {
         {"tol_abs", s.solver.tolAbs},
         {"tol_rel", s.solver.tolRel},
         {"warm_start", s.solver.warmStart},
-        {"stabilize", s.solver.stabilize}}},
+        {"stabilize", s.solver.stabilize},
+        {"psor_omega", s.solver.psorOmega},
+        {"pgs_sm_pgs_sweeps", s.solver.pgsSmPgsSweeps},
+        {"pgs_sm_subspace_steps", s.solver.pgsSmSubspaceSteps},
+        {"modulus_alpha", s.solver.modulusAlpha},
+        {"modulus_gamma", s.solver.modulusGamma}}},
       {"view",
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
@@ -90,6 +95,11 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.solver.tolRel = v.value("tol_rel", s.solver.tolRel);
     s.solver.warmStart = v.value("warm_start", s.solver.warmStart);
     s.solver.stabilize = v.value("stabilize", s.solver.stabilize);
+    s.solver.psorOmega = v.value("psor_omega", s.solver.psorOmega);
+    s.solver.pgsSmPgsSweeps = v.value("pgs_sm_pgs_sweeps", s.solver.pgsSmPgsSweeps);
+    s.solver.pgsSmSubspaceSteps = v.value("pgs_sm_subspace_steps", s.solver.pgsSmSubspaceSteps);
+    s.solver.modulusAlpha = v.value("modulus_alpha", s.solver.modulusAlpha);
+    s.solver.modulusGamma = v.value("modulus_gamma", s.solver.modulusGamma);
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

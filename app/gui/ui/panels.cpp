@@ -23,6 +23,15 @@ void helpMarker(const char* text) {
 }
 
 const char* const kRFactorLabels[] = {"Global", "Local", "Blocked"};
+// Slider ranges of the solver-specific settings.
+const double kOmegaRange[2] = {0.1, 1.95};
+const double kModulusRange[2] = {0.05, 8.0};
+
+bool usesRFactor(const std::string& solver) {
+  for (const SolverDescription& description : solverNames())
+    if (description.name == solver) return description.usesRFactor;
+  return false;
+}
 
 std::vector<double> iota(std::size_t n) {
   std::vector<double> x(n);
@@ -195,10 +204,28 @@ void Application::drawSolverPanel() {
     }
     ImGui::EndCombo();
   }
-  int rFactor = static_cast<int>(s.rFactor);
-  if (ImGui::Combo("r-factor", &rFactor, kRFactorLabels, 3)) {
-    s.rFactor = static_cast<RFactorStrategy>(rFactor);
-    changed = true;
+  // The r-factor strategy belongs to the PROX solvers; the other solvers have settings of their own.
+  if (usesRFactor(s.solver)) {
+    int rFactor = static_cast<int>(s.rFactor);
+    if (ImGui::Combo("r-factor", &rFactor, kRFactorLabels, 3)) {
+      s.rFactor = static_cast<RFactorStrategy>(rFactor);
+      changed = true;
+    }
+  } else if (s.solver == "psor") {
+    changed |= ImGui::SliderScalar("omega", ImGuiDataType_Double, &s.psorOmega, &kOmegaRange[0], &kOmegaRange[1], "%.2f");
+    helpMarker("Relaxation: r_i = omega / A_ii; projected SOR converges for omega in (0, 2) on an LCP.");
+  } else if (s.solver == "pgs-sm") {
+    changed |= ImGui::SliderInt("k_pgs", &s.pgsSmPgsSweeps, 1, 100);
+    helpMarker("PGS sweeps before each subspace-minimization phase.");
+    changed |= ImGui::SliderInt("k_sm", &s.pgsSmSubspaceSteps, 0, 20);
+    helpMarker("Subspace-minimization steps (CG on the active set) per phase.");
+  } else if (s.solver == "modulus-gs") {
+    changed |= ImGui::SliderScalar("alpha", ImGuiDataType_Double, &s.modulusAlpha, &kModulusRange[0], &kModulusRange[1], "%.2f",
+                                   ImGuiSliderFlags_Logarithmic);
+    helpMarker("Omega = alpha diag(A).");
+    changed |= ImGui::SliderScalar("gamma", ImGuiDataType_Double, &s.modulusGamma, &kModulusRange[0], &kModulusRange[1], "%.2f",
+                                   ImGuiSliderFlags_Logarithmic);
+    helpMarker("Gamma of the modulus transformation, lambda = (2 / gamma) x+.");
   }
   changed |= ImGui::InputInt("max iterations", &s.maxIterations, 10, 100);
   changed |= ImGui::InputDouble("tol abs", &s.tolAbs, 0, 0, "%.1e");

@@ -48,6 +48,7 @@ struct SolverSettings {
 struct SolverDescription {
   std::string name;
   std::string summary;
+  bool usesRFactor = false;  // whether SolverSettings::rFactor changes it (the PROX solvers)
 };
 // Every registered solver, in registry order: the GUI combo box, the CLI and the tests use this list.
 std::vector<SolverDescription> solverNames();

@@ -45,7 +45,7 @@ std::unique_ptr<ContactSolver> makeSolver(const std::string& name) {
 
 std::vector<SolverDescription> solverNames() {
   std::vector<SolverDescription> names;
-  for (const SolverEntry& entry : solverRegistry()) names.push_back({entry.name, entry.summary});
+  for (const SolverEntry& entry : solverRegistry()) names.push_back({entry.name, entry.summary, entry.usesRFactor});
   return names;
 }
 
