@@ -1,8 +1,10 @@
 #pragma once
 // What PROX Jacobi (Alg. 1) and PROX Gauss-Seidel (Alg. 2) share: the outer loop with the merit of
 // eq. 27, absolute and relative stopping, and divergence detection with roll-back and R <- nu R.
-// The two differ only in the sweep.
+// The two differ only in the sweep. The loop runs the body-space sweeps of the subclasses and, for
+// Delassus problems, the scalar sweeps of prox_delassus.h.
 #include "solvers/contact_solver.h"
+#include "solvers/prox/prox_delassus.h"
 #include "solvers/prox/prox_operators.h"
 #include "solvers/prox/r_factor.h"
 
@@ -12,8 +14,24 @@ class ProxSolver : public ContactSolver {
  public:
   SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
                     Eigen::VectorXd& lambda) final;
+  SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings,
+                    Eigen::VectorXd& lambda) final;
+  bool acceptsDelassus() const final { return true; }
+
+  // The eq. 27 merit is ||lambda^{k+1} - lambda^k||_inf. We weigh each row by A_ii, which turns an
+  // impulse change into the contact velocity change it causes (m/s, rad/s for torsion): the
+  // absolute tolerance then means the same whatever the unit of mass, as does the iteration count.
+  static double mergeMerit(double merit, const Vec4& diagonalA, const Vec4& delta) {
+    return std::max(merit, delta.cwiseAbs().cwiseProduct(diagonalA).maxCoeff());
+  }
+  static double mergeMerit(double merit, const ContactBlock& block, const Vec4& delta) {
+    return mergeMerit(merit, block.diagonalA, delta);
+  }
 
  protected:
+  // `algorithm` picks the Delassus sweep; the body-space sweep is the subclass's.
+  explicit ProxSolver(ProxAlgorithm algorithm) : delassusSweep_(algorithm) {}
+
   // The iterate lambda^k lives with the sweep (Gauss-Seidel keeps it in its lanes, so a sweep does
   // not copy 4 doubles per contact out and back); the outer loop handles it through these.
   // Called once per solve, before setIterate, with what every sweep of the solve reads.
@@ -30,19 +48,24 @@ class ProxSolver : public ContactSolver {
   // lambda := the current iterate (4 per contact: n, t, s, tau).
   virtual void getIterate(Eigen::VectorXd& lambda) const = 0;
 
-  // The eq. 27 merit is ||lambda^{k+1} - lambda^k||_inf. We weigh each row by A_ii, which turns an
-  // impulse change into the contact velocity change it causes (m/s, rad/s for torsion): the
-  // absolute tolerance then means the same whatever the unit of mass, as does the iteration count.
-  static double mergeMerit(double merit, const ContactBlock& block, const Vec4& delta) {
-    return std::max(merit, delta.cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
-  }
-
   // Buffers reused from solve to solve.
   Eigen::VectorXd w_;  // M^-1 J^T lambda, (linear, angular) per dynamic body (Gauss-Seidel appends zero slots)
 
  private:
+  struct BodySpaceIteration;
+  struct DelassusIteration;
+  // Alg. 1-2 outer loop, lines 1-2 and 10-16, over an Iteration (one of the two above).
+  template <class Iteration>
+  SolveReport run(int contacts, const SolverSettings& settings, Eigen::VectorXd& lambda, Iteration&& iteration);
+
   static constexpr double kDivergenceGrowth = 2.0;
+ public:
+  static constexpr int kNaturalMapCheckInterval = 10;
+
+ private:
   RFactors rFactors_;
+  Eigen::VectorXd scratch_;  // the iterate, for natural-map checks
+  ProxDelassusSweep delassusSweep_;
 };
 
 }  // namespace contactlab
