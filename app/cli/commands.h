@@ -7,5 +7,6 @@ namespace contactlab::cli {
 int runCommand(Args args);
 int listCommand(Args args);
 int benchCommand(Args args);
+int solveCommand(Args args);
 
 }  // namespace contactlab::cli

@@ -17,6 +17,7 @@ constexpr const char* kUsage =
     "  run SCENE [flags]   step a built-in scene or a .json scene file headless (run --help)\n"
     "  list                the built-in scenes with their parameters, and the solvers\n"
     "  bench [flags]       time the step and the solver on the benchmark scenes (bench --help)\n"
+    "  solve FILE.dat      solve a Siconos frictional contact problem file (solve --help)\n"
     "\n"
     "  --help              show this help\n"
     "  --version           show the version\n";
@@ -29,7 +30,7 @@ std::string oneLine(std::string message) {
 
 int dispatch(const std::vector<std::string_view>& args) {
   using namespace contactlab::cli;
-  if (args.empty()) throw UsageError("missing COMMAND (run, list or bench)");
+  if (args.empty()) throw UsageError("missing COMMAND (run, list, bench or solve)");
   const std::string_view command = args.front();
   const Args rest(args.begin() + 1, args.end());
   if (command == "--help" || command == "-h" || command == "help") {
@@ -43,7 +44,8 @@ int dispatch(const std::vector<std::string_view>& args) {
   if (command == "run") return runCommand(rest);
   if (command == "list") return listCommand(rest);
   if (command == "bench") return benchCommand(rest);
-  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list, bench)");
+  if (command == "solve") return solveCommand(rest);
+  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list, bench, solve)");
 }
 
 }  // namespace
