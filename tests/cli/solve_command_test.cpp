@@ -124,7 +124,9 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
 
 TEST(SolveCommand, DumpedSceneProblemsReadBack) {
   const auto dir = scratchDirectory("dump");
-  const CliResult run = runCli("run tower --steps 3 --dump-problems '" + dir.string() + "'");
+  // A box on a slope: four contacts a step that Local PROX-GS solves to 1e-8 (tower and pyramid
+  // problems stall there, see docs; that is the solver's business, not the files').
+  const CliResult run = runCli("run incline --steps 3 --dump-problems '" + dir.string() + "'");
   ASSERT_EQ(run.exitCode, 0) << run.output;
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
@@ -135,7 +137,7 @@ TEST(SolveCommand, DumpedSceneProblemsReadBack) {
     EXPECT_EQ(solved.exitCode, 0) << solved.output;
     EXPECT_LE(residualOf(solved.output), 1e-8) << solved.output;
   }
-  EXPECT_GT(files, 0);
+  EXPECT_EQ(files, 3);
   std::filesystem::remove_all(dir);
 }
 

@@ -124,7 +124,7 @@ TEST(Fc3dFile, BrokenFilesGiveClearErrors) {
   const std::size_t blocksStart = sbm.find("0\t1\t2\t\n");  // index2_data, line 14
   ASSERT_NE(blocksStart, std::string::npos);
   const std::vector<Broken> cases{
-      {"truncated", one.substr(0, one.find("0.1")), {"f.dat:8:", "mu[0]", "truncated"}},
+      {"truncated", one.substr(0, one.find("0.1")), {"f.dat:7:", "mu[0]", "truncated"}},
       {"truncated in W", one.substr(0, one.find("14")), {"f.dat:5:", "W(1,1)", "truncated"}},
       {"non-numeric token", replaceToken(one, "14", "1x4"), {"f.dat:5:", "W(1,1)", "\"1x4\" is not a number"}},
       {"non-finite", replaceToken(one, "-1 2 3", "-1 nan 3"), {"f.dat:6:", "q[1]", "not a finite number"}},

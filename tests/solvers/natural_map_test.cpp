@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "io/fc3d_file.h"
@@ -25,31 +26,29 @@ bool inCone(const Vec4& x, const Vec3& mu, double slack) {
   return std::sqrt(sum) <= x[0] * (1 + slack) + slack;
 }
 
-// A point of the cone's surface: x_n = s, x_f = s diag(mu) (unit vector at angles a, b).
-Vec4 surfacePoint(double s, double a, double b, const Vec3& mu) {
-  return Vec4(s, s * mu[0] * std::cos(a) * std::cos(b), s * mu[1] * std::sin(a) * std::cos(b), s * mu[2] * std::sin(b));
-}
-
-// min over the surface and the apex of ||x - z||: a grid, then a pattern search that halves its
-// steps, on (s, a, b). Independent of the secular equation the projection solves.
+// min over the cone's surface (apex included) of ||x - z||, independent of the secular equation the
+// projection solves: the surface is the rays s v(a, b), v = (1, diag(mu) (cos a cos b, sin a cos b,
+// sin b)), s >= 0; on each ray the closest point is s = max(0, v.z / v.v), and the two angles are
+// searched on a grid, then by a pattern search that halves its steps.
 double bruteForceDistance(const Vec4& z, const Vec3& mu) {
-  const auto distance = [&](double s, double a, double b) { return (surfacePoint(std::max(s, 0.0), a, b, mu) - z).norm(); };
-  double best = z.norm(), bs = 0.0, ba = 0.0, bb = 0.0;  // the apex
-  const double scale = z.norm() + 1.0;
-  for (int i = 0; i <= 40; ++i)
-    for (int j = 0; j < 48; ++j)
-      for (int l = -12; l <= 12; ++l) {
-        const double s = scale * i / 20.0, a = 2 * M_PI * j / 48, b = M_PI / 2 * l / 12;
-        if (const double d = distance(s, a, b); d < best) best = d, bs = s, ba = a, bb = b;
-      }
-  double step[3] = {scale / 20.0, 2 * M_PI / 48, M_PI / 24};
-  for (int round = 0; round < 200; ++round) {
+  const auto distance = [&](double a, double b) {
+    const Vec4 v(1.0, mu[0] * std::cos(a) * std::cos(b), mu[1] * std::sin(a) * std::cos(b), mu[2] * std::sin(b));
+    return (std::max(0.0, v.dot(z) / v.squaredNorm()) * v - z).norm();
+  };
+  double best = std::numeric_limits<double>::infinity(), ba = 0.0, bb = 0.0;
+  for (int j = 0; j < 96; ++j)
+    for (int l = -24; l <= 24; ++l) {
+      const double a = 2 * M_PI * j / 96, b = M_PI / 2 * l / 24;
+      if (const double d = distance(a, b); d < best) best = d, ba = a, bb = b;
+    }
+  double step[2] = {2 * M_PI / 96, M_PI / 48};
+  for (int round = 0; round < 400; ++round) {
     bool improved = false;
-    for (int c = 0; c < 3; ++c)
+    for (int c = 0; c < 2; ++c)
       for (const double sign : {-1.0, 1.0}) {
-        double p[3] = {bs, ba, bb};
+        double p[2] = {ba, bb};
         p[c] += sign * step[c];
-        if (const double d = distance(p[0], p[1], p[2]); d < best) best = d, bs = std::max(p[0], 0.0), ba = p[1], bb = p[2], improved = true;
+        if (const double d = distance(p[0], p[1]); d < best) best = d, ba = p[0], bb = p[1], improved = true;
       }
     if (!improved)
       for (double& s : step) s *= 0.5;
@@ -97,27 +96,29 @@ TEST(NaturalMap, IsotropicConeReducesToTheClosedForm) {
   }
 }
 
-// ../shared/fc3d/README.md's formula, term for term, on the 3-row problem.
+// ../shared/fc3d/README.md's formula, term for term, on the 3-row problem, in scalar arithmetic
+// (the library must give the same bits: natural_map.cpp sums in this order).
 double readmeResidual(const DelassusProblem& p, const Eigen::VectorXd& r4) {
   const Eigen::VectorXd u4 = p.velocities(r4);
-  double sum = 0.0, qNorm = 0.0;
+  double sum = 0.0;
   for (int c = 0; c < p.numContacts(); ++c) {
     const double mu = p.friction[c][0];
-    const Eigen::Vector3d r = r4.segment<3>(4 * c), u = u4.segment<3>(4 * c);
-    Eigen::Vector3d z = r - u;
-    z[0] -= mu * u.tail<2>().norm();
-    Eigen::Vector3d proj;
-    const double normT = z.tail<2>().norm();
-    if (mu * normT <= -z[0]) proj.setZero();
-    else if (normT <= mu * z[0]) proj = z;
-    else {
+    const double* r = r4.data() + 4 * c;
+    const double* u = u4.data() + 4 * c;
+    const double z[3] = {r[0] - (u[0] + mu * std::sqrt(u[1] * u[1] + u[2] * u[2])), r[1] - u[1], r[2] - u[2]};
+    double proj[3] = {z[0], z[1], z[2]};
+    const double normT = std::sqrt(z[1] * z[1] + z[2] * z[2]);
+    if (mu * normT <= -z[0]) {
+      proj[0] = proj[1] = proj[2] = 0.0;
+    } else if (!(normT <= mu * z[0])) {
       proj[0] = (z[0] + mu * normT) / (1 + mu * mu);
-      proj.tail<2>() = mu * proj[0] * z.tail<2>() / normT;
+      proj[1] = mu * proj[0] / normT * z[1];
+      proj[2] = mu * proj[0] / normT * z[2];
     }
-    sum += (r - proj).squaredNorm();
-    qNorm += p.q.segment<3>(4 * c).squaredNorm();
+    const double d[3] = {r[0] - proj[0], r[1] - proj[1], r[2] - proj[2]};
+    sum += d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
   }
-  return std::sqrt(sum) / (1 + std::sqrt(qNorm));
+  return std::sqrt(sum) / (1 + p.q.norm());  // q's torsion entries are 0: the same ||q||
 }
 
 TEST(NaturalMap, EqualsTheReadmeFormulaOnFc3dProblems) {

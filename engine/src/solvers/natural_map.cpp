@@ -6,6 +6,12 @@
 #include "solvers/delassus_problem.h"
 
 namespace contactlab {
+namespace {
+
+// mu_s = mu_t and no torsion: the README's circular Coulomb cone.
+bool isotropicCoulomb(const Vec3& mu) { return mu[0] == mu[1] && !(mu[2] > 0.0); }
+
+}  // namespace
 
 // Projection onto the ellipsoidal cone K = {||D^-1 x_f|| <= x_n}, D = diag(mu).
 //
@@ -32,8 +38,8 @@ Vec4 projectOntoFrictionCone(const Vec4& z, const Vec3& mu) {
   for (int i = 0; i < 3; ++i)
     if (!(mu[i] > 0.0)) zf[i] = 0.0;
   Vec4 x = Vec4::Zero();
-  if (mu[0] == mu[1] && !(mu[2] > 0.0)) {
-    const double m = mu[0], normT = zf.head<2>().norm();
+  if (isotropicCoulomb(mu)) {
+    const double m = mu[0], normT = std::sqrt(zf[0] * zf[0] + zf[1] * zf[1]);
     if (m * normT <= -zn) return x;
     if (normT <= m * zn) {
       x[0] = zn;
@@ -41,7 +47,8 @@ Vec4 projectOntoFrictionCone(const Vec4& z, const Vec3& mu) {
       return x;
     }
     x[0] = (zn + m * normT) / (1.0 + m * m);
-    x.segment<2>(1) = (m * x[0] / normT) * zf.head<2>();
+    x[1] = m * x[0] / normT * zf[0];
+    x[2] = m * x[0] / normT * zf[1];
     return x;
   }
   double scaledOut = 0.0, scaledIn = 0.0;  // ||D^-1 z_f||, ||D z_f|| over active components
@@ -82,11 +89,17 @@ Vec4 projectOntoFrictionCone(const Vec4& z, const Vec3& mu) {
   return x;
 }
 
-double naturalMapError(const Vec4& r, const Vec4& u, const Vec3& mu) {
-  Vec4 modified = u;
-  modified[0] += mu.cwiseProduct(u.tail<3>()).norm();  // De Saxce: u + phi(u_f) e_n
-  return (r - projectOntoFrictionCone(r - modified, mu)).norm();
+double naturalMapSquaredError(const Vec4& r, const Vec4& u, const Vec3& mu) {
+  // De Saxce: u + phi(u_f) e_n; the isotropic case written as the README writes it, mu ||u_t||.
+  const double phi = isotropicCoulomb(mu) ? mu[0] * std::sqrt(u[1] * u[1] + u[2] * u[2])
+                                          : mu.cwiseProduct(u.tail<3>()).norm();
+  const Vec4 z(r[0] - (u[0] + phi), r[1] - u[1], r[2] - u[2], r[3] - u[3]);
+  const Vec4 d = r - projectOntoFrictionCone(z, mu);
+  // Summed in this order so that a 3-row problem (d[3] = 0) gives the bits of the 3-row formula.
+  return d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + d[3] * d[3];
 }
+
+double naturalMapError(const Vec4& r, const Vec4& u, const Vec3& mu) { return std::sqrt(naturalMapSquaredError(r, u, mu)); }
 
 namespace {
 
@@ -95,8 +108,7 @@ double residual(int contacts, const Eigen::VectorXd& lambda, const Eigen::Vector
                 const auto& frictionOf) {
   double sum = 0.0;
   for (int k = 0; k < contacts; ++k) {
-    const double e = naturalMapError(lambda.segment<4>(4 * k), velocityOf(k), frictionOf(k));
-    sum += e * e;
+    sum += naturalMapSquaredError(lambda.segment<4>(4 * k), velocityOf(k), frictionOf(k));
   }
   return std::sqrt(sum) / (1.0 + q.norm());
 }

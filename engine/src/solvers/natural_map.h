@@ -23,7 +23,8 @@ struct DelassusProblem;
 // Euclidean projection of z = (z_n, z_f) onto K for semi-axes mu (derivation in natural_map.cpp).
 Vec4 projectOntoFrictionCone(const Vec4& z, const Vec3& mu);
 
-// e_c of one contact.
+// e_c of one contact, and its square (what the residual sums).
+double naturalMapSquaredError(const Vec4& r, const Vec4& u, const Vec3& mu);
 double naturalMapError(const Vec4& r, const Vec4& u, const Vec3& mu);
 
 // sqrt(sum_c e_c^2) / (1 + ||q||) for v = W lambda + q.
