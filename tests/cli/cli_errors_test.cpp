@@ -1,36 +1,19 @@
 // The headless tool run as a subprocess: every kind of bad input gives a non-zero exit and one line
 // naming the problem, never a crash.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "io/bad_scene_cases.h"
+#include "support/cli_runner.h"
 
 namespace contactlab {
 namespace {
 
-struct CliResult {
-  int exitCode = -1;  // -1 if the process did not exit normally (a crash)
-  std::string output;  // stdout and stderr together
-};
-
-CliResult runCli(const std::string& arguments) {
-  const std::string command = std::string("'") + CONTACTLAB_CLI_PATH + "' " + arguments + " 2>&1";
-  CliResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  std::array<char, 4096> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    result.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
-  return result;
-}
+using test::CliResult;
+using test::runCli;
 
 // A failure: a clean non-zero exit with exactly one line that mentions `mustMention`.
 void expectOneLineError(const CliResult& result, const std::string& mustMention) {

@@ -1,8 +1,5 @@
 // `contactlab-cli solve` and `run --dump-problems`, run as subprocesses (see cli_errors_test.cpp).
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,27 +7,14 @@
 #include <string>
 
 #include "io/fc3d_file.h"
+#include "support/cli_runner.h"
 #include "support/fc3d_samples.h"
 
 namespace contactlab {
 namespace {
 
-struct CliResult {
-  int exitCode = -1;
-  std::string output;
-};
-
-CliResult runCli(const std::string& arguments) {
-  const std::string command = std::string("'") + CONTACTLAB_CLI_PATH + "' " + arguments + " 2>&1";
-  CliResult result;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return result;
-  std::array<char, 4096> buffer;
-  while (const std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) result.output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  if (WIFEXITED(status)) result.exitCode = WEXITSTATUS(status);
-  return result;
-}
+using test::CliResult;
+using test::runCli;
 
 std::filesystem::path scratchDirectory(const std::string& name) {
   const auto dir = std::filesystem::temp_directory_path() / ("contactlab_solve_test_" + name);
