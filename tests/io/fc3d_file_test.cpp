@@ -133,6 +133,8 @@ TEST(Fc3dFile, BrokenFilesGiveClearErrors) {
       {"bad sizes", replaceToken(one, "0 3 3", "0 4 3"), {"f.dat:3:", "size0", "expected 3"}},
       {"negative mu", replaceToken(one, "0.1", "-0.1"), {"f.dat:7:", "mu[0]", "negative"}},
       {"negative contacts", replaceToken(one, "\n1\n", "\n-1\n"), {"f.dat:2:", "nc", "out of range"}},
+      {"huge nc", replaceToken(one, "\n1\n", "\n999999\n"), {"f.dat:2:", "nc = 999999", "too short"}},
+      {"huge dense W", replaceToken(one, "3\n1\n0 3 3\n3 3", "3\n100\n0 300 300\n300 300"), {"f.dat:4:", "dense W", "too short"}},
       {"storage 2", replaceToken(one, "0 3 3", "2 3 3"), {"f.dat:3:", "storage type 2"}},
       {"block not 3x3", replaceToken(sbm, "3\t6\t9\t", "4\t6\t9\t"), {"f.dat:9:", "blocksize0[0]", "3x3"}},
       {"block column out of range", replaceToken(sbm, "0\t1\t2\t", "0\t1\t7\t", blocksStart),

@@ -58,6 +58,14 @@ class Tokens {
   }
 
   int line() const { return tokenLine_; }
+  // Fails, naming `item`, when the rest of the text cannot hold `count` more tokens (each takes at
+  // least two characters with its separator): absurd sizes must not make the reader allocate for
+  // them first. Small counts are left to the token-by-token reading, whose message is more precise.
+  void expectTokens(long double count, const std::string& item) const {
+    if (count > 4096 && count * 2 > static_cast<long double>(text_.size() - pos_) + 1)
+      fail(tokenLine_, item + ": the file is too short for " + std::to_string(static_cast<long long>(count)) +
+                           " more numbers (truncated?)");
+  }
 
  private:
   static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
@@ -90,6 +98,7 @@ Rows readDense(Tokens& in, long long n) {
   const long long columns = in.integer("dense W: repeated column count", n, n);
   (void)rows;
   (void)columns;
+  in.expectTokens(static_cast<long double>(n) * n, "dense W");
   Eigen::MatrixXd w(n, n);
   for (long long j = 0; j < n; ++j)  // column-major
     for (long long i = 0; i < n; ++i) w(i, j) = in.number(indexed("W", i, j));
@@ -105,6 +114,7 @@ Rows readDense(Tokens& in, long long n) {
 
 Rows readSparseBlock(Tokens& in, long long n, long long contacts) {
   const long long stored = in.integer("SBM: nbblocks", 0, contacts * contacts);
+  in.expectTokens(10.0L * stored, "SBM: " + std::to_string(stored) + " blocks");
   Rows out(contacts);
   if (stored == 0) return out;
   const long long blockRows = in.integer("SBM: blocknumber0", contacts, contacts);
@@ -153,6 +163,7 @@ DelassusProblem parseFc3d(std::string_view text, const std::string& name) {
   if (d != 3) in.fail(in.line(), "d = " + std::to_string(d) + ": only 3D problems (d = 3) are supported");
   const long long contacts = in.integer("nc (number of contacts)", 0, kMaxContacts);
   const long long n = 3 * contacts;
+  in.expectTokens(4.0L * contacts, "nc = " + std::to_string(contacts));  // q and mu at least
   const long long storage = in.integer("W: storage type", 0, 2);
   if (storage == 2)
     in.fail(in.line(), "W: storage type 2 (CSparse) is not supported; only 0 (dense) and 1 (sparse block)");
