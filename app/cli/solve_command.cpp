@@ -55,7 +55,6 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
       std::fwrite(help.data(), 1, at, stdout);
       std::fputs(delassusSolvers.c_str(), stdout);
       std::fwrite(help.data() + at + 2, 1, help.size() - at - 2, stdout);
-      std::fputs(help.c_str(), stdout);
       return std::nullopt;
     }
     if (!arg.starts_with("--")) {

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "support/fc3d_samples.h"
@@ -151,6 +152,35 @@ TEST(Fc3dFile, BrokenFilesGiveClearErrors) {
     }
   }
   EXPECT_THROW(readFc3dFile("/no/such/file.dat"), Fc3dFileError);
+}
+
+// Random damage (a token dropped, or replaced by a small integer, a huge one or text) either reads
+// or throws Fc3dFileError: never another exception, a crash or (under ASan) a bad access.
+TEST(Fc3dFile, DamagedFilesReadOrFailCleanly) {
+  CONTACTLAB_REQUIRE_FC3D_SAMPLES();
+  std::mt19937 rng(5);
+  for (const char* file : {"FC3D_Example1_SBM.dat", "Confeti-ex13-4contact-Fc3D-SBM.dat", "FC3D_Example1.dat"}) {
+    std::istringstream in(readText(test::fc3dPath(file)));
+    std::vector<std::string> tokens;
+    for (std::string t; in >> t;) tokens.push_back(t);
+    const std::vector<std::string> replacements{"0", "1", "2", "3", "4", "-1", "9", "99999999999", "x", "1e400"};
+    for (int trial = 0; trial < 300; ++trial) {
+      std::vector<std::string> damaged = tokens;
+      // Mostly the header and index arrays, where the sizes are.
+      const std::size_t at = std::uniform_int_distribution<std::size_t>(0, std::min<std::size_t>(damaged.size() - 1, trial % 2 ? 40 : damaged.size() - 1))(rng);
+      if (trial % 5 == 0) damaged.erase(damaged.begin() + at);
+      else damaged[at] = replacements[rng() % replacements.size()];
+      std::string text;
+      for (const std::string& t : damaged) text += t + "\n";
+      try {
+        parseFc3d(text, "damaged.dat");
+      } catch (const Fc3dFileError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("damaged.dat:", 0), 0u) << e.what();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << file << " token " << at << ": " << e.what();
+      }
+    }
+  }
 }
 
 TEST(Fc3dFile, TrailingTokensAfterMuAreIgnored) {
