@@ -7,7 +7,6 @@
 #include <limits>
 
 namespace contactlab::cli {
-namespace {
 
 // Appended piece by piece: the one-expression form trips GCC 12's false -Wrestrict positive.
 std::string quoted(std::string_view text) {
@@ -71,6 +70,10 @@ std::string solverName(std::string_view flag, std::string_view text) {
   }
   reject(flag, "unknown solver " + quoted(text) + " (available: " + known + ")");
 }
+
+template int wholeNumber<int>(std::string_view, std::string_view, int);
+
+namespace {
 
 void sceneParam(RunOptions& options, std::string_view flag, std::string_view text) {
   const auto equals = text.find('=');
@@ -145,6 +148,9 @@ const Flag kRunFlags[] = {
      setOutput<&OutputPaths::contacts>},
     {"--state-out", "FILE", "scene file of the final state, which runs on from there",
      setOutput<&OutputPaths::stateOut>},
+    {"--dump-problems", "DIR", "DIR/step-000123.dat: each step's contact problem with contacts, as a Siconos "
+     "FC3D file (sparse block; force rows n, t, s only: torsion dropped), which `solve` reads",
+     setOutput<&OutputPaths::dumpProblems>},
 };
 
 const Flag* findFlag(std::string_view name) {

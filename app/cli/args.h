@@ -23,6 +23,7 @@ using Args = std::span<const std::string_view>;
 
 struct OutputPaths {
   std::string trace, metrics, residuals, contacts, stateOut;  // empty: not written
+  std::string dumpProblems;  // a directory; empty: not written
 };
 
 struct RunOptions {
@@ -36,6 +37,18 @@ struct RunOptions {
 };
 
 inline constexpr std::uint64_t kDefaultSeed = 1;
+
+// Value parsers shared by the commands' flags; each throws UsageError naming the flag.
+[[noreturn]] void reject(std::string_view flag, const std::string& problem);
+std::string quoted(std::string_view text);
+double number(std::string_view flag, std::string_view text);
+double positiveNumber(std::string_view flag, std::string_view text);
+double nonNegativeNumber(std::string_view flag, std::string_view text);
+template <class Integer>
+Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimum);
+bool onOff(std::string_view flag, std::string_view text);
+std::string outputPath(std::string_view flag, std::string_view text);
+std::string solverName(std::string_view flag, std::string_view text);
 
 // nullopt when --help was asked for (the help has then been printed).
 std::optional<RunOptions> parseRunArgs(Args args);

@@ -8,5 +8,6 @@ int runCommand(Args args);
 int listCommand(Args args);
 int benchCommand(Args args);
 int studyCommand(Args args);
+int solveCommand(Args args);
 
 }  // namespace contactlab::cli

@@ -18,6 +18,7 @@ constexpr const char* kUsage =
     "  list                the built-in scenes with their parameters, and the solvers\n"
     "  bench [flags]       time the step and the solver on the benchmark scenes (bench --help)\n"
     "  study --out DIR     convergence studies: scenes x solvers x r-factors, CSV and figures (study --help)\n"
+    "  solve FILE.dat      solve a Siconos frictional contact problem file (solve --help)\n"
     "\n"
     "  --help              show this help\n"
     "  --version           show the version\n";
@@ -30,7 +31,7 @@ std::string oneLine(std::string message) {
 
 int dispatch(const std::vector<std::string_view>& args) {
   using namespace contactlab::cli;
-  if (args.empty()) throw UsageError("missing COMMAND (run, list, bench or study)");
+  if (args.empty()) throw UsageError("missing COMMAND (run, list, bench, study or solve)");
   const std::string_view command = args.front();
   const Args rest(args.begin() + 1, args.end());
   if (command == "--help" || command == "-h" || command == "help") {
@@ -45,7 +46,8 @@ int dispatch(const std::vector<std::string_view>& args) {
   if (command == "list") return listCommand(rest);
   if (command == "bench") return benchCommand(rest);
   if (command == "study") return studyCommand(rest);
-  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list, bench, study)");
+  if (command == "solve") return solveCommand(rest);
+  throw UsageError("unknown command \"" + std::string(command) + "\" (commands: run, list, bench, study, solve)");
 }
 
 }  // namespace

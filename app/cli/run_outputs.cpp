@@ -1,5 +1,13 @@
 #include "run_outputs.h"
 
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+
+#include "dynamics/world_problem.h"
+#include "io/fc3d_file.h"
+#include "solvers/delassus_problem.h"
+
 namespace contactlab::cli {
 namespace {
 
@@ -21,7 +29,24 @@ RunOutputs::RunOutputs(const OutputPaths& paths)
                                            "integrate_ms", "step_ms"})),
       residuals_(openIfNamed(paths.residuals, {"step", "iteration", "residual"})),
       contacts_(openIfNamed(paths.contacts, {"step", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "gap",
-                                             "lambda_n", "lambda_t", "lambda_s", "lambda_tau", "state"})) {}
+                                             "lambda_n", "lambda_t", "lambda_s", "lambda_tau", "state"})),
+      dumpDirectory_(paths.dumpProblems) {
+  if (dumpDirectory_.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(dumpDirectory_, error);
+  if (error || !std::filesystem::is_directory(dumpDirectory_))
+    throw std::runtime_error(dumpDirectory_ + ": cannot create the directory for --dump-problems" +
+                             (error ? " (" + error.message() + ")" : std::string()));
+}
+
+// The step's problem as a Siconos FC3D file (force rows only, io/fc3d_file.h), for steps with contacts.
+void RunOutputs::dumpProblem(const World& world, int step) {
+  const ContactProblem& problem = lastContactProblem(world);
+  if (problem.numContacts() == 0) return;
+  char name[32];
+  std::snprintf(name, sizeof name, "step-%06d.dat", step);
+  writeFc3dFile(toDelassus(problem), (std::filesystem::path(dumpDirectory_) / name).string());
+}
 
 void RunOutputs::record(const World& world, double stepMs) {
   const int step = world.stepCount();
@@ -31,6 +56,7 @@ void RunOutputs::record(const World& world, double stepMs) {
   if (metrics_) recordMetrics(world, step, time, stepMs);
   if (residuals_) recordResiduals(world, step);
   if (contacts_) recordContacts(world, step);
+  if (!dumpDirectory_.empty()) dumpProblem(world, step);
 }
 
 void RunOutputs::recordTrace(const World& world, int step, double time) {

@@ -23,7 +23,10 @@ class RunOutputs {
   void recordResiduals(const World& world, int step);
   void recordContacts(const World& world, int step);
 
+  void dumpProblem(const World& world, int step);
+
   std::optional<CsvWriter> trace_, metrics_, residuals_, contacts_;
+  std::string dumpDirectory_;  // empty: no problem files
 };
 
 }  // namespace contactlab::cli

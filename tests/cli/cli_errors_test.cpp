@@ -1,8 +1,6 @@
 // The headless tool run as a subprocess: every kind of bad input gives a non-zero exit and one line
 // naming the problem, never a crash.
 #include <gtest/gtest.h>
-
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

@@ -1,5 +1,5 @@
 #pragma once
-// contactlab-cli run as a subprocess by the CLI tests.
+// Runs contactlab-cli as a subprocess (tests/cli).
 #include <sys/wait.h>
 
 #include <array>

@@ -21,6 +21,10 @@ struct SolveReport {
   std::vector<double> rFactorHistory;    // r-factor scale in force for every sweep (1 = initial values)
   double initialGlobalR = 0.0;           // the Global strategy's initial r (0 for other strategies)
   double seconds = 0.0;
+  // The common merit (solvers/natural_map.h) at the end of the solve, the same for every solver:
+  // filled for Delassus problems always, for the World's body-space solves only when
+  // SolverSettings::computeNaturalMap is on; -1 when not computed.
+  double naturalMapResidual = -1.0;
   bool converged() const { return convergence != Convergence::None; }
 };
 

@@ -20,6 +20,13 @@ struct SolverSettings {
   double tolRel = 1e-3;      // 0 means never stop early on this test
   bool warmStart = true;
   bool stabilize = false;  // post-stabilization, paper sec. 4.4
+  // World: compute SolveReport::naturalMapResidual after every solve (costs a W product, so off).
+  bool computeNaturalMap = false;
+  // When > 0 (PROX solvers), convergence means the natural-map residual (solvers/natural_map.h)
+  // below this: checked every ProxSolver::kNaturalMapCheckInterval sweeps and whenever tolAbs or
+  // tolRel would stop, which then stop only if it holds too. `contactlab-cli solve` uses it: the
+  // eq. 27 merit (the step length) is not the natural map, and can fall below a tolerance before it.
+  double naturalMapTolerance = 0.0;
 
   // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR
   // converges for any omega in (0, 2) on an LCP with a symmetric positive definite A (Cottle, Pang

@@ -37,6 +37,8 @@ struct DebugDrawOptions {
   bool broadphaseCells = false; // occupied cells of the broadphase grid
 };
 
+struct ContactProblem;
+
 class World {
  public:
   // Throws SceneError if the scene is invalid (bad dt, a shape with a non-positive size, ...).
@@ -83,6 +85,8 @@ class World {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // The engine's own access to the last step's contact problem (dynamics/world_problem.h).
+  friend const ContactProblem& lastContactProblem(const World& world);
 };
 
 }  // namespace contactlab

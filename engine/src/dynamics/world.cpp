@@ -13,7 +13,9 @@
 #include "dynamics/contact_assembly.h"
 #include "dynamics/moreau_midpoint.h"
 #include "dynamics/post_stabilization.h"
+#include "dynamics/world_problem.h"
 #include "solvers/contact_solver.h"
+#include "solvers/natural_map.h"
 
 namespace contactlab {
 
@@ -149,6 +151,7 @@ void World::Impl::warmStart() {
 
 void World::Impl::solve() {
   metrics.solve = solver->solve(problem, settings, lambda);
+  if (settings.computeNaturalMap) metrics.solve.naturalMapResidual = naturalMapResidual(problem, lambda);
   cacheEntries.resize(problem.numContacts());
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
@@ -243,6 +246,8 @@ void World::setSolverSettings(const SolverSettings& settings) {
   }
   impl_->settings = settings;
 }
+
+const ContactProblem& lastContactProblem(const World& world) { return world.impl_->problem; }
 
 const SolverSettings& World::solverSettings() const { return impl_->settings; }
 const std::vector<Body>& World::bodies() const { return impl_->bodies; }

@@ -8,7 +8,15 @@
 #include "solvers/prox/prox_gauss_seidel.h"
 #include "solvers/prox/prox_jacobi.h"
 
+#include <stdexcept>
+
 namespace contactlab {
+
+SolveReport ContactSolver::solve(const DelassusProblem&, const SolverSettings&, Eigen::VectorXd&) {
+  throw std::invalid_argument((name_.empty() ? std::string("this solver") : name_) +
+                              " needs bodies: it works on the body-space problem (J, M^-1), not on a "
+                              "Delassus matrix W alone");
+}
 
 // One line per solver.
 const std::vector<SolverEntry>& solverRegistry() {
@@ -39,7 +47,11 @@ Convergence stoppingTest(const SolverSettings& settings, double previousMerit, d
 
 std::unique_ptr<ContactSolver> makeSolver(const std::string& name) {
   for (const SolverEntry& entry : solverRegistry())
-    if (entry.name == name) return entry.make();
+    if (entry.name == name) {
+      std::unique_ptr<ContactSolver> solver = entry.make();
+      solver->setName(entry.name);
+      return solver;
+    }
   return nullptr;
 }
 

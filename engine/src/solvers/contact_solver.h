@@ -9,6 +9,7 @@
 #include "contactlab/metrics.h"
 #include "contactlab/solver_settings.h"
 #include "dynamics/contact_problem.h"
+#include "solvers/delassus_problem.h"
 
 namespace contactlab {
 
@@ -19,6 +20,17 @@ class ContactSolver {
   // entry and the solution on exit.
   virtual SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
                             Eigen::VectorXd& lambda) = 0;
+  // The same for a problem given only by W, q and mu (a Siconos file, delassus_problem.h), for
+  // solvers that need no bodies; also fills SolveReport::naturalMapResidual. The default throws
+  // std::invalid_argument naming the solver.
+  virtual SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda);
+  virtual bool acceptsDelassus() const { return false; }
+  // The registry name, for messages (set by makeSolver and the registry's makers).
+  const std::string& name() const { return name_; }
+  void setName(std::string name) { name_ = std::move(name); }
+
+ private:
+  std::string name_;
 };
 
 // The stopping test the solvers share, after a sweep whose merit is `merit` (`previousMerit` after

@@ -48,7 +48,8 @@ class BoxGaussSeidelSweep {
 // "pgs" (omega = 1) and "psor" (omega = SolverSettings::psorOmega).
 class ProjectedGaussSeidel final : public ProxSolver {
  public:
-  explicit ProjectedGaussSeidel(bool overRelaxed) : overRelaxed_(overRelaxed) {}
+  // No Delassus sweep: box friction on a W-only problem is not implemented (acceptsDelassus() is false).
+  explicit ProjectedGaussSeidel(bool overRelaxed) : ProxSolver(std::nullopt), overRelaxed_(overRelaxed) {}
 
  protected:
   double fixedLocalRScale(const SolverSettings& settings) const override {

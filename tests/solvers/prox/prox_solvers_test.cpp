@@ -118,6 +118,9 @@ TEST(ProxSolvers, ZeroToleranceNeverStopsEarly) {
 // The loop must reject every diverging sweep, go back to the best iterate, shrink R by nu (0.9 for
 // Local) each time, and return an iterate that was accepted.
 class ScriptedSweep final : public ProxSolver {
+ public:
+  ScriptedSweep() : ProxSolver(ProxAlgorithm::GaussSeidel) {}
+
  protected:
   void setIterate(const ContactProblem&, const Eigen::VectorXd& lambda) override {
     value_ = lambda[0];

@@ -24,6 +24,7 @@ namespace contactlab {
 // full are padding: zero data and a zero impulse.
 class ProxGaussSeidel final : public ProxSolver {
  public:
+  ProxGaussSeidel() : ProxSolver(ProxAlgorithm::GaussSeidel) {}
   static constexpr int kGroupWidth = 4;
   // kGroupWidth doubles, one per lane (GCC/Clang vector extension); on baseline x86-64 each
   // arithmetic operation on a LanePack is two SSE2 instructions.

@@ -20,6 +20,9 @@ namespace contactlab {
 // JacobiKeepsAFallingPileBounded). Scaling R_k by a positive number changes neither the fixed
 // points (the solution) nor the friction projection's argmin in the metric R_f^-1, only the step.
 class ProxJacobi final : public ProxSolver {
+ public:
+  ProxJacobi() : ProxSolver(ProxAlgorithm::Jacobi) {}
+
  protected:
   void prepare(const ContactProblem& problem, const RFactors& r) override;
   void setIterate(const ContactProblem&, const Eigen::VectorXd& lambda) override { lambda_ = lambda; }

@@ -4,32 +4,85 @@
 #include <limits>
 
 #include "core/stage_timer.h"
+#include "solvers/natural_map.h"
 
 namespace contactlab {
 
+// The two forms of the problem, seen by the outer loop through the same five calls.
+struct ProxSolver::BodySpaceIteration {
+  ProxSolver& solver;
+  const ContactProblem& problem;
+  void initialize(RFactors& r, RFactorStrategy strategy) {
+    r.initialize(strategy, problem);
+    solver.prepare(problem, r);
+  }
+  void setIterate(const Eigen::VectorXd& lambda) { solver.setIterate(problem, lambda); }
+  double sweep(const RFactors& r) { return solver.sweep(problem, r); }
+  void keepBestIterate() { solver.keepBestIterate(); }
+  void restoreBestIterate() { solver.restoreBestIterate(problem); }
+  void getIterate(Eigen::VectorXd& lambda) const { solver.getIterate(lambda); }
+  double naturalMap(Eigen::VectorXd& scratch) const {
+    solver.getIterate(scratch);
+    return naturalMapResidual(problem, scratch);
+  }
+};
+
+struct ProxSolver::DelassusIteration {
+  ProxDelassusSweep& sweeper;
+  const DelassusProblem& problem;
+  void initialize(RFactors& r, RFactorStrategy strategy) {
+    r.initialize(strategy, problem);
+    sweeper.prepare(problem);
+  }
+  void setIterate(const Eigen::VectorXd& lambda) { sweeper.setIterate(lambda); }
+  double sweep(const RFactors& r) { return sweeper.sweep(problem, r); }
+  void keepBestIterate() { sweeper.keepBestIterate(); }
+  void restoreBestIterate() { sweeper.restoreBestIterate(); }
+  void getIterate(Eigen::VectorXd& lambda) const { sweeper.getIterate(lambda); }
+  double naturalMap(Eigen::VectorXd& scratch) const {
+    sweeper.getIterate(scratch);
+    return naturalMapResidual(problem, scratch);
+  }
+};
+
 SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSettings& settings,
                               Eigen::VectorXd& lambda) {
+  return run(problem.numContacts(), settings, lambda, BodySpaceIteration{*this, problem});
+}
+
+SolveReport ProxSolver::solve(const DelassusProblem& problem, const SolverSettings& settings,
+                              Eigen::VectorXd& lambda) {
+  if (!delassusSweep_) return ContactSolver::solve(problem, settings, lambda);  // throws: needs bodies
+  if (lambda.size() != problem.numRows()) lambda.setZero(problem.numRows());
+  SolveReport report = run(problem.numContacts(), settings, lambda, DelassusIteration{*delassusSweep_, problem});
+  report.naturalMapResidual = naturalMapResidual(problem, lambda);
+  return report;
+}
+
+template <class Iteration>
+SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen::VectorXd& lambda,
+                            Iteration&& iteration) {
   const Stopwatch watch;
   SolveReport report;
-  if (problem.numContacts() == 0) {
+  if (contacts == 0) {
     report.convergence = Convergence::Absolute;
     return report;
   }
+  // PGS and PSOR: fixed Local r-factors, no back-tracking (see fixedLocalRScale).
   const double fixedScale = fixedLocalRScale(settings);
   const bool adaptive = fixedScale <= 0.0;
-  rFactors_.initialize(adaptive ? settings.rFactor : RFactorStrategy::Local, problem);
+  iteration.initialize(rFactors_, adaptive ? settings.rFactor : RFactorStrategy::Local);
   if (!adaptive) rFactors_.setScale(fixedScale);
   report.initialGlobalR = rFactors_.initialGlobalR();
-  prepare(problem, rFactors_);
-  setIterate(problem, lambda);
-  keepBestIterate();
+  iteration.setIterate(lambda);
+  iteration.keepBestIterate();
 
   // Alg. 1-2, line 1: r^0 = infinity, so the first sweep is always accepted.
   double previousMerit = std::numeric_limits<double>::infinity();
   double bestMerit = std::numeric_limits<double>::infinity();
   while (report.iterations < settings.maxIterations) {
     const double scaleUsed = rFactors_.scale();
-    const double merit = sweep(problem, rFactors_);
+    const double merit = iteration.sweep(rFactors_);
     ++report.iterations;
     report.residualHistory.push_back(merit);
     report.rFactorHistory.push_back(scaleUsed);
@@ -45,23 +98,33 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
     // a first sweep that overflows is rolled back too).
     if (!std::isfinite(merit) || (adaptive && merit > kDivergenceGrowth * bestMerit)) {
       ++report.rollbacks;
-      restoreBestIterate(problem);
-      if (!adaptive) break;
+      iteration.restoreBestIterate();
+      if (!adaptive) break;  // fixed R: the same sweep would follow
       rFactors_.backtrack();
       previousMerit = bestMerit;
       continue;
     }
     if (merit <= bestMerit) {
       bestMerit = merit;
-      keepBestIterate();
+      iteration.keepBestIterate();
     }
     report.residual = merit;
-    report.convergence = stoppingTest(settings, previousMerit, merit);
+    const Convergence test = stoppingTest(settings, previousMerit, merit);
     previousMerit = merit;
+    if (settings.naturalMapTolerance > 0.0) {
+      // The common merit decides (SolverSettings::naturalMapTolerance).
+      if ((test != Convergence::None || report.iterations % kNaturalMapCheckInterval == 0) &&
+          iteration.naturalMap(scratch_) < settings.naturalMapTolerance) {
+        report.convergence = Convergence::Absolute;
+        break;
+      }
+      continue;
+    }
+    report.convergence = test;
     if (report.converged()) break;
   }
   // A trailing rejected sweep has already rolled the iterate back to the best one.
-  getIterate(lambda);
+  iteration.getIterate(lambda);
   report.seconds = watch.elapsedSeconds();
   return report;
 }

@@ -1,16 +1,25 @@
 #pragma once
 // The r-factor strategies of PROX paper sec. 4.2 (Global, Local, Blocked) and their adaptive
 // back-tracking R <- nu R. Every strategy gives a per-contact 4x4 R_k used in z = lambda - R_k v.
+#include <functional>
 #include <vector>
 
 #include "contactlab/solver_settings.h"
 #include "dynamics/contact_problem.h"
+#include "solvers/delassus_problem.h"
 
 namespace contactlab {
 
 class RFactors {
  public:
+  // From contact k's diagonal block A_kk = W_kk: `diagonal(k)` gives its diagonal (all that Global
+  // and Local read), `block(k)` the whole 4x4 block (asked for by Blocked only, since forming it
+  // from the bodies costs more than reading the diagonal the assembly stored).
+  void initialize(RFactorStrategy strategy, int contacts, const std::function<Vec4(int)>& diagonal,
+                  const std::function<Mat4(int)>& block);
+  // The two forms of a contact problem.
   void initialize(RFactorStrategy strategy, const ContactProblem& problem);
+  void initialize(RFactorStrategy strategy, const DelassusProblem& problem);
 
   // R_k v for contact k, with the current back-tracking scale applied.
   Vec4 apply(int k, const Vec4& v) const {

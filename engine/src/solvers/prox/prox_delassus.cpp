@@ -1,0 +1,43 @@
+#include "solvers/prox/prox_delassus.h"
+
+#include "solvers/prox/prox_contact_update.h"
+#include "solvers/prox/prox_solver.h"
+
+namespace contactlab {
+
+void ProxDelassusSweep::prepare(const DelassusProblem& problem) {
+  // Jacobi's step split (prox_jacobi.h explains why it is needed): without bodies we split it among
+  // the contacts that contact k's velocity depends on, the blocks of its block row (itself
+  // included). That is at least the body-space count (the contacts on its busiest body), so never
+  // a larger step than the body-space Jacobi takes.
+  share_.resize(problem.numContacts());
+  for (int k = 0; k < problem.numContacts(); ++k) share_[k] = 1.0 / (problem.rowStart[k + 1] - problem.rowStart[k]);
+}
+
+double ProxDelassusSweep::sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r) {
+  // Alg. 2, lines 4-9, with v_k from W's block row and the freshest lambda.
+  double merit = 0.0;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const Vec4 previous = lambda_.segment<4>(4 * k);
+    const Vec4 next = proxContactUpdate(problem.friction[k], r, k, 1.0, previous, problem.velocity(k, lambda_));
+    lambda_.segment<4>(4 * k) = next;
+    merit = ProxSolver::mergeMerit(merit, problem.diagonalBlock(k).diagonal(), next - previous);
+  }
+  return merit;
+}
+
+double ProxDelassusSweep::sweepJacobi(const DelassusProblem& problem, const RFactors& r) {
+  // Alg. 1, lines 3-8: every contact from lambda^k.
+  next_.resize(lambda_.size());
+  double merit = 0.0;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const Vec4 previous = lambda_.segment<4>(4 * k);
+    const Vec4 next = proxContactUpdate(problem.friction[k], r, k, share_[k], previous, problem.velocity(k, lambda_));
+    next_.segment<4>(4 * k) = next;
+    merit = ProxSolver::mergeMerit(merit, problem.diagonalBlock(k).diagonal(), next - previous);
+  }
+  lambda_.swap(next_);
+  return merit;
+}
+
+}  // namespace contactlab

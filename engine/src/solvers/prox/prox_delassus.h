@@ -1,0 +1,37 @@
+#pragma once
+// PROX on a problem given only as v = W lambda + q (delassus_problem.h): the scalar sweeps of
+// Alg. 1 (Jacobi) and Alg. 2 (Gauss-Seidel) over W's block rows, v_k = q_k + sum_l W_kl lambda_l.
+// ProxSolver runs them in its outer loop (stopping, roll-back), as it does the body-space sweeps.
+#include <vector>
+
+#include "solvers/delassus_problem.h"
+#include "solvers/prox/r_factor.h"
+
+namespace contactlab {
+
+enum class ProxAlgorithm { Jacobi, GaussSeidel };  // PROX paper Alg. 1, Alg. 2
+
+class ProxDelassusSweep {
+ public:
+  explicit ProxDelassusSweep(ProxAlgorithm algorithm) : algorithm_(algorithm) {}
+
+  void prepare(const DelassusProblem& problem);
+  void setIterate(const Eigen::VectorXd& lambda) { lambda_ = lambda; }
+  // One sweep; returns the merit of ProxSolver::mergeMerit (weights: the diagonal of W).
+  double sweep(const DelassusProblem& problem, const RFactors& r) {
+    return algorithm_ == ProxAlgorithm::GaussSeidel ? sweepGaussSeidel(problem, r) : sweepJacobi(problem, r);
+  }
+  void keepBestIterate() { best_ = lambda_; }
+  void restoreBestIterate() { lambda_ = best_; }
+  void getIterate(Eigen::VectorXd& lambda) const { lambda = lambda_; }
+
+ private:
+  double sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r);
+  double sweepJacobi(const DelassusProblem& problem, const RFactors& r);
+
+  ProxAlgorithm algorithm_;
+  Eigen::VectorXd lambda_, next_, best_;  // 4 per contact
+  std::vector<double> share_;             // Jacobi: per contact 1 / (blocks in its block row)
+};
+
+}  // namespace contactlab
