@@ -1,5 +1,6 @@
 #include "solvers/contact_solver.h"
 
+#include "solvers/ffd_impulse_decomposition.h"
 #include "solvers/prox/prox_gauss_seidel.h"
 #include "solvers/prox/prox_jacobi.h"
 
@@ -12,6 +13,10 @@ const std::vector<SolverEntry>& solverRegistry() {
        [] { return std::make_unique<ProxGaussSeidel>(); }},
       {"prox-jacobi", "PROX Jacobi, Coulomb-Contensou ellipsoid (PROX paper Alg. 1)",
        [] { return std::make_unique<ProxJacobi>(); }},
+      {"ffd", "Fast frictional dynamics: per-body projection, split by projection (FFD-ID paper eq. 7, 9)",
+       [] { return std::make_unique<FastFrictionalDynamics>(FfdVariant::Projection); }},
+      {"ffd-id", "FFD with impulse decomposition: least-squares split, per-contact friction (eq. 11-22)",
+       [] { return std::make_unique<FastFrictionalDynamics>(FfdVariant::ImpulseDecomposition); }},
   };
   return registry;
 }

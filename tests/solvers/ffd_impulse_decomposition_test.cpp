@@ -1,0 +1,108 @@
+// FFD and FFD-ID (ffd_impulse_decomposition.{h,cpp}) against the statics of the paper's Fig. 2.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "contactlab/world.h"
+#include "support/test_scenes.h"
+
+namespace contactlab {
+namespace {
+
+constexpr double kDegree = std::numbers::pi / 180.0;
+
+struct SlotImpulses {
+  double left = 0.0, right = 0.0;
+  int contacts = 0;
+};
+
+// A ball of radius 0.2 m resting in a V of two static half-spaces (the paper's Fig. 2): the left face
+// rises at theta1 to the horizontal (outward normal n1 = (sin theta1, 0, cos theta1)), the right face at
+// theta2 (n2 = (-sin theta2, 0, cos theta2)). One step from rest; returns the normal impulses.
+SlotImpulses ballInSlot(const std::string& solver, double theta1, double theta2) {
+  const double radius = 0.2;
+  const Vec3 n1(std::sin(theta1), 0, std::cos(theta1)), n2(-std::sin(theta2), 0, std::cos(theta2));
+  Scene scene;
+  for (const Vec3& n : {n1, n2}) {
+    BodyDesc face;
+    face.shape = PlaneShape{n, 0.0};
+    face.motion = MotionType::Static;
+    scene.bodies.push_back(face);
+  }
+  // The centre c with n1.c = n2.c = radius (touching both faces), 1e-9 m deep so both contacts exist.
+  Eigen::Matrix2d rows;
+  rows << n1.x(), n1.z(), n2.x(), n2.z();
+  const Eigen::Vector2d xz = rows.inverse() * Eigen::Vector2d::Constant(radius - 1e-9);
+  scene.bodies.push_back(test::sphere(radius, Vec3(xz[0], 0, xz[1])));
+  SolverSettings settings;
+  settings.solver = solver;
+  World world(scene, settings);
+  world.step();
+  SlotImpulses out;
+  for (const ContactReport& c : world.contacts()) {
+    ++out.contacts;
+    (std::abs(c.normal.dot(n1)) > std::abs(c.normal.dot(n2)) ? out.left : out.right) += c.lambda[0];
+  }
+  return out;
+}
+
+// Statics over one step of length dt: the two normal impulses alpha1 n1 + alpha2 n2 cancel the weight's
+// impulse m g dt e_z. The x row, alpha1 sin theta1 = alpha2 sin theta2, and the z row,
+// alpha1 cos theta1 + alpha2 cos theta2 = m g dt, give
+//   alpha1 = m g dt sin theta2 / sin(theta1 + theta2),  alpha2 = m g dt sin theta1 / sin(theta1 + theta2).
+// Plain FFD's projection (eq. 7, Fig. 2b) gives alpha'_k = m g dt cos theta_k instead. With theta1 = 20,
+// theta2 = 50 degrees: alpha = (0.815, 0.364) m g dt, alpha' = (0.940, 0.643) m g dt.
+// (At theta1 + theta2 = 90 degrees the two coincide: perpendicular faces split by projection exactly.)
+TEST(FfdImpulseDecomposition, SplitsTheBallInAVSlotAsStaticsDoes) {
+  const double theta1 = 20 * kDegree, theta2 = 50 * kDegree;
+  const double mass = 1000.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(0.2, 3);
+  const double weight = mass * 9.81 * 0.01;  // m g dt, the scene's default dt
+  const double left = weight * std::sin(theta2) / std::sin(theta1 + theta2);
+  const double right = weight * std::sin(theta1) / std::sin(theta1 + theta2);
+
+  const SlotImpulses id = ballInSlot("ffd-id", theta1, theta2);
+  ASSERT_EQ(id.contacts, 2);
+  EXPECT_NEAR(id.left, left, 1e-6 * weight);
+  EXPECT_NEAR(id.right, right, 1e-6 * weight);
+
+  const SlotImpulses ffd = ballInSlot("ffd", theta1, theta2);
+  ASSERT_EQ(ffd.contacts, 2);
+  EXPECT_NEAR(ffd.left, weight * std::cos(theta1), 1e-6 * weight);
+  EXPECT_NEAR(ffd.right, weight * std::cos(theta2), 1e-6 * weight);
+  // The projection is off by 0.125 m g dt on the left face and 0.279 m g dt on the right one.
+  EXPECT_GT(ffd.left - left, 0.1 * weight);
+  EXPECT_GT(ffd.right - right, 0.25 * weight);
+}
+
+// The same ball settles and stays: FFD-ID's split holds it, no drift into either face.
+TEST(FfdImpulseDecomposition, KeepsTheBallAtRestInTheSlot) {
+  SolverSettings settings;
+  settings.solver = "ffd-id";
+  const Vec3 n1(std::sin(20 * kDegree), 0, std::cos(20 * kDegree)), n2(-std::sin(50 * kDegree), 0, std::cos(50 * kDegree));
+  Scene scene;
+  for (const Vec3& n : {n1, n2}) {
+    BodyDesc face;
+    face.shape = PlaneShape{n, 0.0};
+    face.motion = MotionType::Static;
+    scene.bodies.push_back(face);
+  }
+  Eigen::Matrix2d rows;
+  rows << n1.x(), n1.z(), n2.x(), n2.z();
+  const Eigen::Vector2d xz = rows.inverse() * Eigen::Vector2d::Constant(0.2 - 1e-9);
+  const Vec3 start(xz[0], 0, xz[1]);
+  scene.bodies.push_back(test::sphere(0.2, start));
+  World world(scene, settings);
+  test::runFor(world, 1.0);
+  EXPECT_LT((world.bodies()[2].position - start).norm(), 1e-4);
+}
+
+TEST(FfdImpulseDecomposition, IsRegisteredAfterTheOtherSolvers) {
+  const auto names = solverNames();
+  ASSERT_GE(names.size(), 4u);
+  EXPECT_EQ(names[names.size() - 2].name, "ffd");
+  EXPECT_EQ(names.back().name, "ffd-id");
+}
+
+}  // namespace
+}  // namespace contactlab
