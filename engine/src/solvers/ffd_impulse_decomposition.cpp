@@ -260,8 +260,8 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
     // rows in the body's own metric; (c) the third line of eq. 9 (n^T M f >= 0) is kept by the
     // projection onto T below, as FFD-ID's eq. 21. Without the bodies' own velocities (a problem not
     // built from bodies) the relative velocity stands in for the body's own.
-    const bool hasOwn = problem.freeVelocity && static_cast<int>(problem.freeVelocity->size()) == problem.numSlots;
-    const Vec6 own = hasOwn ? (*problem.freeVelocity)[slot] : Vec6::Zero();
+    const bool hasOwn = static_cast<int>(problem.freeVelocity.size()) == problem.numSlots;
+    const Vec6 own = hasOwn ? problem.freeVelocity[slot] : Vec6::Zero();
     for (int sweep = 0; sweep < kInnerSweeps; ++sweep) {
       double change = 0.0, scale = std::numeric_limits<double>::min();
       for (int a = 0; a < count; ++a) {
