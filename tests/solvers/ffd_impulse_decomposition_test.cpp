@@ -5,6 +5,8 @@
 #include <numbers>
 
 #include "contactlab/world.h"
+#include "dynamics/contact_assembly.h"
+#include "solvers/ffd_impulse_decomposition.h"
 #include "support/test_scenes.h"
 
 namespace contactlab {
@@ -54,25 +56,68 @@ SlotImpulses ballInSlot(const std::string& solver, double theta1, double theta2)
 // Plain FFD's projection (eq. 7, Fig. 2b) gives alpha'_k = m g dt cos theta_k instead. With theta1 = 20,
 // theta2 = 50 degrees: alpha = (0.815, 0.364) m g dt, alpha' = (0.940, 0.643) m g dt.
 // (At theta1 + theta2 = 90 degrees the two coincide: perpendicular faces split by projection exactly.)
+struct VSlot {
+  double theta1 = 20 * kDegree, theta2 = 50 * kDegree;
+  double mass = 1000.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(0.2, 3);
+  double weight = mass * 9.81 * 0.01;  // m g dt, the scene's default dt
+  double left = weight * std::sin(theta2) / std::sin(theta1 + theta2);
+  double right = weight * std::sin(theta1) / std::sin(theta1 + theta2);
+};
+
 TEST(FfdImpulseDecomposition, SplitsTheBallInAVSlotAsStaticsDoes) {
-  const double theta1 = 20 * kDegree, theta2 = 50 * kDegree;
-  const double mass = 1000.0 * 4.0 / 3.0 * std::numbers::pi * std::pow(0.2, 3);
-  const double weight = mass * 9.81 * 0.01;  // m g dt, the scene's default dt
-  const double left = weight * std::sin(theta2) / std::sin(theta1 + theta2);
-  const double right = weight * std::sin(theta1) / std::sin(theta1 + theta2);
-
-  const SlotImpulses id = ballInSlot("ffd-id", theta1, theta2);
+  const VSlot v;
+  const SlotImpulses id = ballInSlot("ffd-id", v.theta1, v.theta2);
   ASSERT_EQ(id.contacts, 2);
-  EXPECT_NEAR(id.left, left, 1e-6 * weight);
-  EXPECT_NEAR(id.right, right, 1e-6 * weight);
-
-  const SlotImpulses ffd = ballInSlot("ffd", theta1, theta2);
+  EXPECT_NEAR(id.left, v.left, 1e-6 * v.weight);
+  EXPECT_NEAR(id.right, v.right, 1e-6 * v.weight);
+  // Plain FFD moves the ball by the projection's r (eq. 6) too, which for two contacts on a sphere
+  // is the statics split: its applied impulses hold the ball. Its error is in the split that bounds
+  // the friction (next test).
+  const SlotImpulses ffd = ballInSlot("ffd", v.theta1, v.theta2);
   ASSERT_EQ(ffd.contacts, 2);
-  EXPECT_NEAR(ffd.left, weight * std::cos(theta1), 1e-6 * weight);
-  EXPECT_NEAR(ffd.right, weight * std::cos(theta2), 1e-6 * weight);
-  // The projection is off by 0.125 m g dt on the left face and 0.279 m g dt on the right one.
-  EXPECT_GT(ffd.left - left, 0.1 * weight);
-  EXPECT_GT(ffd.right - right, 0.25 * weight);
+  EXPECT_NEAR(ffd.left, v.left, 1e-6 * v.weight);
+  EXPECT_NEAR(ffd.right, v.right, 1e-6 * v.weight);
+}
+
+// The same V-slot as a contact problem built by hand (plane i static, the ball body j, n from plane to
+// ball), solved directly so the split each solver uses for the friction bound can be read.
+TEST(FfdImpulseDecomposition, PlainFfdSplitsTheVSlotByProjection) {
+  const VSlot v;
+  const double radius = 0.2, dt = 0.01;
+  ContactProblem problem;
+  problem.numSlots = 1;
+  problem.inverseMass.push_back({Mat3::Identity() / (0.4 * v.mass * radius * radius), 1.0 / v.mass});
+  for (const Vec3& n : {Vec3(std::sin(v.theta1), 0, std::cos(v.theta1)), Vec3(-std::sin(v.theta2), 0, std::cos(v.theta2))}) {
+    ContactBlock block;
+    block.frame = contactFrame(n);
+    block.slotB = 0;
+    block.armB = -radius * n;
+    block.b.head<3>() = block.frame.transpose() * Vec3(0, 0, -9.81 * dt);  // J u_free: falling from rest
+    block.friction = Vec3(0.5, 0.5, 0.01);
+    problem.blocks.push_back(block);
+  }
+  for (int k = 0; k < 2; ++k) problem.blocks[k].diagonalA = diagonalBlock(problem, k).diagonal();
+  SolverSettings settings;
+  for (const FfdVariant variant : {FfdVariant::Projection, FfdVariant::ImpulseDecomposition}) {
+    FastFrictionalDynamics solver(variant);
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(8);
+    const SolveReport report = solver.solve(problem, settings, lambda);
+    EXPECT_TRUE(report.converged());
+    // Both apply the statics split.
+    EXPECT_NEAR(lambda[0], v.left, 1e-6 * v.weight);
+    EXPECT_NEAR(lambda[4], v.right, 1e-6 * v.weight);
+    const Eigen::VectorXd& split = solver.frictionSplit();
+    if (variant == FfdVariant::ImpulseDecomposition) {
+      EXPECT_NEAR(split[0], v.left, 1e-6 * v.weight);
+      EXPECT_NEAR(split[1], v.right, 1e-6 * v.weight);
+    } else {
+      // Fig. 2(b): m g dt cos theta_k, off by 0.125 m g dt on the left face and 0.279 m g dt on the right.
+      EXPECT_NEAR(split[0], v.weight * std::cos(v.theta1), 1e-6 * v.weight);
+      EXPECT_NEAR(split[1], v.weight * std::cos(v.theta2), 1e-6 * v.weight);
+      EXPECT_GT(split[0] - v.left, 0.1 * v.weight);
+      EXPECT_GT(split[1] - v.right, 0.25 * v.weight);
+    }
+  }
 }
 
 // The same ball settles and stays: FFD-ID's split holds it, no drift into either face.

@@ -86,18 +86,38 @@ SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const S
   for (int k = 0; k < problem.numContacts(); ++k)
     if (problem.blocks[k].slotA < 0 && problem.blocks[k].slotB < 0) lambda.segment<4>(4 * k).setZero();
   applyInvMassJt(problem, lambda, w_);
+  frictionSplit_.setZero(problem.numContacts());
 
   // The papers run one pass over the bodies and define no merit. We repeat the pass (a body's step
   // changes its neighbours, and a pass in slot order sees the stack below a body before the body
   // above has pressed on it) and report the PROX eq. 27 merit the other solvers use: the largest
   // contact velocity change, |delta lambda| A_ii, a pass's impulse changes cause. With only static
   // neighbours a body's step does not depend on the iterate, so the second pass reports 0.
+  //
+  // Divergence (plain FFD on stacks: its friction, from each body's own twist, is applied to both
+  // bodies of a contact, and on the wall's side contacts the passes amplify it, ~1.1x a pass after
+  // the first few): once a pass's merit exceeds kDivergence times the smallest so far, the iterate
+  // after that smallest pass is restored and the solve stops unconverged with one roll-back counted.
+  // The first pass alone is the papers' single-pass method, so the fall-back is at worst theirs.
+  constexpr double kDivergence = 2.0;
   double previousMerit = std::numeric_limits<double>::infinity();
+  double bestMerit = std::numeric_limits<double>::infinity();
   while (report.iterations < settings.maxIterations) {
     double merit = 0.0;
     for (int slot = 0; slot < problem.numSlots; ++slot) merit = std::max(merit, solveBody(problem, slot, lambda));
     ++report.iterations;
     report.residualHistory.push_back(merit);
+    if (!(merit <= kDivergence * bestMerit)) {  // also when merit is NaN
+      lambda = bestLambda_;
+      report.residual = bestMerit;
+      ++report.rollbacks;
+      report.convergence = Convergence::None;
+      break;
+    }
+    if (merit < bestMerit) {
+      bestMerit = merit;
+      bestLambda_ = lambda;
+    }
     report.residual = merit;
     const bool absolute = settings.tolAbs > 0.0 && merit < settings.tolAbs;
     const bool relative = settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
@@ -241,8 +261,18 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
   for (int a = 0; a < count; ++a) q[a] = rowVelocity(a, kNormal);
   solveDenseLcp(jointDelassus_, q, kProjectionRidge, dual);
   for (int a = 0; a < count; ++a) push(a, Vec4(dual[a], 0.0, 0.0, 0.0));
-  // The split of r among the contacts: eq. 7 (ffd) or eq. 11-13 (ffd-id).
+  // The split of r among the contacts: eq. 7 (ffd) or eq. 11-13 (ffd-id), the alpha_k that bound
+  // the friction (eq. 9, eq. 19).
   splitNormalImpulse(dual, alpha);
+  // The normal impulses the step applies. In both papers the body moves by r itself (eq. 22:
+  // phi^+ = phi^- + r + f; FFD likewise), and the split only bounds the friction. Plain FFD's eq. 7
+  // split does not add up to r (on a box face with four coplanar contacts each corner gets about
+  // half the total: twice the body's impulse), so applying it as the contact impulses pushes every
+  // brick up by about twice its load, the next pass doubles that again, and a stack overflowed
+  // within the first step. So ffd applies the projection's own multipliers (which give r exactly)
+  // and keeps eq. 7's alpha for its friction bound, where the papers use it; ffd-id applies its
+  // eq. 13 split, which reproduces r (it is an exact fit when r is in the range of C, as here).
+  Eigen::VectorXd normal = variant_ == FfdVariant::Projection ? dual : alpha;
 
   // The friction carried over is first brought within the new bounds mu alpha (eq. 9, eq. 19).
   for (int a = 0; a < count; ++a) {
@@ -331,8 +361,12 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
   if (penetrating) {
     Eigen::VectorXd coupling;
     solveDenseLcp(jointDelassus_, q, kProjectionRidge, dual);
-    splitNormalImpulse(dual, coupling);
-    alpha += coupling;
+    if (variant_ == FfdVariant::Projection) {
+      normal += dual;  // applied as the projection gives it, as r above
+    } else {
+      splitNormalImpulse(dual, coupling);
+      normal += coupling;
+    }
   }
 
   // The step's impulses replace the contacts' lambda (taken off w at the start).
@@ -340,7 +374,8 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
   for (int a = 0; a < count; ++a) {
     const LocalContact& c = local_[a];
     const ContactBlock& block = problem.blocks[c.k];
-    const Vec4 next(alpha[a], friction(0, a), friction(1, a), friction(2, a));
+    const Vec4 next(normal[a], friction(0, a), friction(1, a), friction(2, a));
+    frictionSplit_[c.k] = alpha[a];
     merit = std::max(merit, (next - lambda.segment<4>(4 * c.k)).cwiseAbs().cwiseProduct(block.diagonalA).maxCoeff());
     lambda.segment<4>(4 * c.k) = next;
     addInvMassJt(problem, c.k, next, w_);

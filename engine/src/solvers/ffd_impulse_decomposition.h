@@ -16,9 +16,9 @@
 // or kinematic neighbours is the body's own (the papers' case). Passes stop by SolverSettings as PROX
 // does; see solve() for the merit and the .cpp for every choice, with the equation it concerns.
 //
-// Known failure (tests document it): plain FFD's eq. 7 split, used as the contact impulses, does not
-// reproduce the projected twist on a body with several coplanar contacts, and on stacks (wall, tower)
-// the passes overflow within the first step.
+// Plain FFD's eq. 7 split does not add up to the body's impulse on a body with several coplanar
+// contacts; it only bounds the friction (as in the papers), the applied normal impulses are the
+// projection's. Its known failure (tests document it) is therefore in the friction.
 #include <vector>
 
 #include "solvers/contact_solver.h"
@@ -35,6 +35,10 @@ class FastFrictionalDynamics : public ContactSolver {
   explicit FastFrictionalDynamics(FfdVariant variant) : variant_(variant) {}
   SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
                     Eigen::VectorXd& lambda) override;
+  // The last solve's split alpha_k of each contact (eq. 7 or eq. 13: the normal impulse that bounds
+  // its friction), from the last visit of one of its bodies. For ffd-id it is the applied normal
+  // impulse; for ffd it is not (see solveBody): the paper's Fig. 2(b) is this split.
+  const Eigen::VectorXd& frictionSplit() const { return frictionSplit_; }
 
  private:
   // One body's step (sec. III-A, IV); returns the sweep merit of its contacts' impulse changes.
@@ -48,6 +52,8 @@ class FastFrictionalDynamics : public ContactSolver {
   // Contacts of each dynamic body (CSR): contactList_[contactStart_[s] .. contactStart_[s+1]).
   std::vector<int> contactStart_, contactList_;
   Eigen::VectorXd w_;  // M^-1 J^T lambda, 6 per slot (linear, angular)
+  Eigen::VectorXd frictionSplit_;  // per contact, see frictionSplit()
+  Eigen::VectorXd bestLambda_;     // the iterate after the pass of least merit (divergence fall-back)
   // Per body step, n_c = the body's contact count.
   struct LocalContact {
     int k = 0;
