@@ -9,12 +9,20 @@
 namespace contactlab {
 namespace {
 
-// The per-body problems below are small (a body's contacts) and dense. Projections onto T and the
-// eq. 13 fit are solved to round-off rather than to the outer tolerance: the papers treat them as
-// exact (a QP per body), and an inexact inner solve would show up as the very split error FFD-ID is
-// about.
-constexpr int kInnerSweeps = 50;
-constexpr double kInnerTolerance = 1e-10;
+// The per-body problems below are small (a body's contacts) and dense, solved by projected
+// Gauss-Seidel. The papers treat them as exact (a QP per body); we solve them to a fraction of the
+// outer tolerance (SolverSettings::tolAbs, velocity units) rather than to round-off, at most
+// max(3, 32 / contacts) sweeps a visit (a small problem, e.g. a ball in a V-slot, is solved to the
+// tolerance in one visit; a brick's 20 contacts get 3 sweeps, so a visit costs ~contacts^2 * 3), each warm-started from the previous pass's impulses: the outer passes
+// revisit every body, so an inner solve left short is continued on the next pass, and the outer
+// merit (the pass's impulse changes) only reaches tolAbs once the inner solves have settled too.
+// With tolAbs = 0 (never stop early) the inner solves run to round-off (kInnerRoundOff, relative).
+// Before (50 sweeps to 1e-10 from zero, every visit) ffd-id took 70-130x prox-gs's time per step.
+constexpr int kInnerRowUpdates = 32;  // sweeps a visit: max(kInnerMinSweeps, this / contacts)
+constexpr int kInnerMinSweeps = 3;
+constexpr double kInnerFraction = 1e-4;
+constexpr double kInnerRoundOff = 1e-10;
+
 // Ridge on the eq. 13 normal equations (relative to their diagonal): when C has dependent columns
 // (a box face on four coplanar corners: rank 3) eq. 13 has a whole affine set of exact fits; the ridge
 // picks the one of least (effective-mass weighted) norm, which for a symmetric support is the
@@ -26,21 +34,27 @@ constexpr double kSplitRidge = 1e-9;
 // iteration would run to overflow; the ridge bounds it at a relative cost of 1e-8 in the impulses.
 constexpr double kProjectionRidge = 1e-8;
 
-// Projected Gauss-Seidel for the small dense LCP  x >= 0, A x + q >= 0, x^T (A x + q) = 0, from x = 0.
-void solveDenseLcp(const Eigen::MatrixXd& a, const Eigen::VectorXd& q, double ridge, Eigen::VectorXd& x) {
+// Projected Gauss-Seidel for the small dense LCP  x >= 0, A x + q >= 0, x^T (A x + q) = 0, from the x
+// given (clamped to x >= 0), until a sweep changes no row's velocity by more than `tolerance`
+// (0: kInnerRoundOff relative to q).
+void solveDenseLcp(const Eigen::MatrixXd& a, const Eigen::VectorXd& q, double ridge, double tolerance,
+                   Eigen::VectorXd& x) {
   const Eigen::Index n = q.size();
-  x.setZero(n);
-  const double scale = std::max(q.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
-  for (int sweep = 0; sweep < kInnerSweeps; ++sweep) {
+  if (x.size() != n) x.setZero(n);
+  x = x.cwiseMax(0.0);
+  if (tolerance <= 0.0) tolerance = kInnerRoundOff * std::max(q.cwiseAbs().maxCoeff(), std::numeric_limits<double>::min());
+  const int sweeps = std::max(kInnerMinSweeps, kInnerRowUpdates / static_cast<int>(std::max<Eigen::Index>(n, 1)));
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
     double change = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
       const double diagonal = a(i, i) * (1.0 + ridge);
-      const double residual = a.row(i).dot(x) + ridge * a(i, i) * x[i] + q[i];
+      // a is symmetric: its column i is row i, contiguous in Eigen's column-major storage.
+      const double residual = a.col(i).dot(x) + ridge * a(i, i) * x[i] + q[i];
       const double next = std::max(0.0, x[i] - residual / diagonal);
       change = std::max(change, std::abs(next - x[i]) * diagonal);
       x[i] = next;
     }
-    if (change <= kInnerTolerance * scale) break;
+    if (change <= tolerance) break;
   }
 }
 
@@ -87,6 +101,7 @@ SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const S
     if (problem.blocks[k].slotA < 0 && problem.blocks[k].slotB < 0) lambda.segment<4>(4 * k).setZero();
   applyInvMassJt(problem, lambda, w_);
   frictionSplit_.setZero(problem.numContacts());
+  innerTolerance_ = kInnerFraction * settings.tolAbs;
 
   // The papers run one pass over the bodies and define no merit. We repeat the pass (a body's step
   // changes its neighbours, and a pass in slot order sees the stack below a body before the body
@@ -159,7 +174,11 @@ void FastFrictionalDynamics::splitNormalImpulse(const Eigen::VectorXd& dual, Eig
   // the paper does not say, but a least-squares split of a non-square C can otherwise go negative.
   // So eq. 13 becomes the non-negative least-squares LCP  x >= 0, A x - G^T r >= 0, complementary,
   // with a tiny ridge choosing among equally exact splits (kSplitRidge).
-  solveDenseLcp(jointDelassus_, -normalVelocityChange, kSplitRidge, alpha);
+  // Warm start: the projection's multipliers, an exact fit themselves, so the ridge only moves the
+  // split off them as far as the inner sweeps go (choice: among the exact fits, eq. 13 does not say
+  // which; the one nearest the projection's is as good as the least-norm one and far cheaper).
+  alpha = dual;
+  solveDenseLcp(jointDelassus_, -normalVelocityChange, kSplitRidge, innerTolerance_, alpha);
 }
 
 double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot, Eigen::VectorXd& lambda) {
@@ -259,7 +278,9 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
   // dynamic neighbours the metric is the joint one (the block of J M^-1 J^T, see above).
   Eigen::VectorXd q(count), dual, alpha;
   for (int a = 0; a < count; ++a) q[a] = rowVelocity(a, kNormal);
-  solveDenseLcp(jointDelassus_, q, kProjectionRidge, dual);
+  dual.resize(count);  // warm start: the normal impulses of the last pass
+  for (int a = 0; a < count; ++a) dual[a] = lambda[4 * local_[a].k + kNormal];
+  solveDenseLcp(jointDelassus_, q, kProjectionRidge, innerTolerance_, dual);
   for (int a = 0; a < count; ++a) push(a, Vec4(dual[a], 0.0, 0.0, 0.0));
   // The split of r among the contacts: eq. 7 (ffd) or eq. 11-13 (ffd-id), the alpha_k that bound
   // the friction (eq. 9, eq. 19).
@@ -292,7 +313,8 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
     // built from bodies) the relative velocity stands in for the body's own.
     const bool hasOwn = static_cast<int>(problem.freeVelocity.size()) == problem.numSlots;
     const Vec6 own = hasOwn ? problem.freeVelocity[slot] : Vec6::Zero();
-    for (int sweep = 0; sweep < kInnerSweeps; ++sweep) {
+    const int sweeps = std::max(kInnerMinSweeps, kInnerRowUpdates / (3 * count));
+    for (int sweep = 0; sweep < sweeps; ++sweep) {
       double change = 0.0, scale = std::numeric_limits<double>::min();
       for (int a = 0; a < count; ++a) {
         const LocalContact& c = local_[a];
@@ -313,7 +335,7 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
           beta = next;
         }
       }
-      if (change <= kInnerTolerance * scale) break;
+      if (change <= (innerTolerance_ > 0.0 ? innerTolerance_ : kInnerRoundOff * scale)) break;
     }
   } else {
     // Eq. 14-20, contact by contact. Choices: (a) V_rk is the relative velocity after the normal
@@ -360,7 +382,8 @@ double FastFrictionalDynamics::solveBody(const ContactProblem& problem, int slot
   }
   if (penetrating) {
     Eigen::VectorXd coupling;
-    solveDenseLcp(jointDelassus_, q, kProjectionRidge, dual);
+    dual.setZero(count);
+    solveDenseLcp(jointDelassus_, q, kProjectionRidge, innerTolerance_, dual);
     if (variant_ == FfdVariant::Projection) {
       normal += dual;  // applied as the projection gives it, as r above
     } else {

@@ -53,6 +53,7 @@ class FastFrictionalDynamics : public ContactSolver {
   std::vector<int> contactStart_, contactList_;
   Eigen::VectorXd w_;  // M^-1 J^T lambda, 6 per slot (linear, angular)
   Eigen::VectorXd frictionSplit_;  // per contact, see frictionSplit()
+  double innerTolerance_ = 0.0;    // the per-body solves' stopping tolerance (see the .cpp)
   Eigen::VectorXd bestLambda_;     // the iterate after the pass of least merit (divergence fall-back)
   // Per body step, n_c = the body's contact count.
   struct LocalContact {
