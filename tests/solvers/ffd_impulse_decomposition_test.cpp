@@ -1,8 +1,11 @@
 // FFD and FFD-ID (ffd_impulse_decomposition.{h,cpp}) against the statics of the paper's Fig. 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
+#include <string>
 
 #include "contactlab/world.h"
 #include "dynamics/contact_assembly.h"
@@ -140,6 +143,70 @@ TEST(FfdImpulseDecomposition, KeepsTheBallAtRestInTheSlot) {
   World world(scene, settings);
   test::runFor(world, 1.0);
   EXPECT_LT((world.bodies()[2].position - start).norm(), 1e-4);
+}
+
+// Energy over a run of a built-in scene (restitution 0: the total may only fall), and whether every
+// state stayed finite (World::step throws otherwise).
+struct RunSummary {
+  double initial = 0.0, largestGain = 0.0;
+  int contacts = 0, unconverged = 0, rollbacks = 0;
+};
+
+RunSummary runScene(const std::string& solver, const std::string& scene, const SceneParams& params, int steps) {
+  SolverSettings settings;
+  settings.solver = solver;
+  World world(buildBuiltinScene(scene, params, 1), settings);
+  RunSummary out;
+  out.initial = world.kineticEnergy() + world.potentialEnergy();
+  for (int i = 0; i < steps; ++i) {
+    world.step();
+    out.largestGain = std::max(out.largestGain, world.kineticEnergy() + world.potentialEnergy() - out.initial);
+    out.unconverged += world.lastMetrics().solve.converged() ? 0 : 1;
+    out.rollbacks += world.lastMetrics().solve.rollbacks;
+    out.contacts = world.lastMetrics().contacts;
+  }
+  return out;
+}
+
+struct SceneCase {
+  const char* scene;
+  SceneParams params;
+  int steps;
+};
+const SceneCase kScenes[] = {{"wall", {}, 40}, {"tower", {}, 60}, {"pile", {{"count", 60}}, 120}};
+
+// FFD-ID keeps the stacks and a landing pile finite and never gains energy.
+TEST(FfdImpulseDecomposition, RunsTheStacksAndAPileWithoutGainingEnergy) {
+  for (const SceneCase& c : kScenes) {
+    SCOPED_TRACE(c.scene);
+    RunSummary run;
+    ASSERT_NO_THROW(run = runScene("ffd-id", c.scene, c.params, c.steps));
+    std::printf("ffd-id %s: largest energy gain %g J of %g, unconverged %d, roll-backs %d\n", c.scene, run.largestGain,
+                run.initial, run.unconverged, run.rollbacks);
+    EXPECT_LT(run.largestGain, 1e-6 * run.initial);
+    EXPECT_GT(run.contacts, 50);
+  }
+}
+
+// Plain FFD stays finite everywhere (its passes roll back instead of overflowing), and the tower and
+// the pile keep their energy. Known failure, documented here: on the wall its friction gains energy
+// (measured: +218 J of 11442 J within 40 steps, 19 of 40 solves rolled back). Eq. 9 stops each body's
+// OWN twist; the engine applies that friction to both bodies of a contact (Newton's third law, which
+// FFD does not keep), so a brick's friction on its side neighbours pushes them, and their steps push back.
+TEST(FfdImpulseDecomposition, PlainFfdStaysFiniteButItsFrictionGainsEnergyOnTheWall) {
+  for (const SceneCase& c : kScenes) {
+    SCOPED_TRACE(c.scene);
+    RunSummary run;
+    ASSERT_NO_THROW(run = runScene("ffd", c.scene, c.params, c.steps));
+    std::printf("ffd %s: largest energy gain %g J of %g, unconverged %d, roll-backs %d\n", c.scene, run.largestGain,
+                run.initial, run.unconverged, run.rollbacks);
+    if (std::string(c.scene) == "wall") {
+      EXPECT_GT(run.largestGain, 1e-3 * run.initial) << "the documented failure is gone: update the test";
+      EXPECT_GT(run.rollbacks, 0);
+    } else {
+      EXPECT_LT(run.largestGain, 1e-6 * run.initial);
+    }
+  }
 }
 
 TEST(FfdImpulseDecomposition, IsRegisteredAfterTheOtherSolvers) {
