@@ -63,6 +63,7 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
   const std::vector<int>& slotOfBody = *input.slotOfBody;
   const std::vector<Vec6>& freeVelocity = *input.freeVelocity;
   problem.numSlots = static_cast<int>(freeVelocity.size());
+  problem.freeVelocity = freeVelocity;
   problem.blocks.resize(contacts.size());
   extras.frames.resize(contacts.size());
   extras.impactClosing.assign(contacts.size(), 0.0);

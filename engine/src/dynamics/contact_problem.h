@@ -41,6 +41,12 @@ struct ContactProblem {
   int numSlots = 0;  // dynamic bodies; w = M^-1 J^T lambda has 6 entries per slot: (linear, angular)
   std::vector<ContactBlock> blocks;
   std::vector<SlotInverseMass> inverseMass;  // numSlots entries
+  // u_free of each dynamic body (linear, angular; eq. 42a without contacts), numSlots entries, or
+  // empty for problems not built from bodies. Only solvers that work in absolute body velocities
+  // rather than contact velocities read it (plain FFD's friction, ffd_impulse_decomposition.cpp).
+  // A copy, not a pointer to the caller's vector: a problem is returned and moved by value (the test
+  // helpers' AssembledProblem), and a pointer into the moved-from owner would dangle.
+  std::vector<Vec6> freeVelocity;
   int numContacts() const { return static_cast<int>(blocks.size()); }
   int numRows() const { return 4 * numContacts(); }
 };

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "solvers/ffd_impulse_decomposition.h"
 #include "solvers/modulus_gauss_seidel.h"
 #include "solvers/pgs.h"
 #include "solvers/pgs_subspace_min.h"
@@ -33,6 +34,10 @@ const std::vector<SolverEntry>& solverRegistry() {
        [] { return std::make_unique<PgsSubspaceMinimization>(); }},
       {"modulus-gs", "Accelerated modulus-based Gauss-Seidel, box friction (Miyamoto-Yamashita Methods 3.1-3.2)",
        [] { return std::make_unique<ModulusGaussSeidel>(); }},
+      {"ffd", "Fast frictional dynamics: per-body projection, split by projection (FFD-ID paper eq. 7, 9); gains energy on brick stacks (docs/solvers.md)",
+       [] { return std::make_unique<FastFrictionalDynamics>(FfdVariant::Projection); }},
+      {"ffd-id", "FFD with impulse decomposition: least-squares split, per-contact friction (eq. 11-22)",
+       [] { return std::make_unique<FastFrictionalDynamics>(FfdVariant::ImpulseDecomposition); }},
   };
   return registry;
 }
