@@ -1,0 +1,273 @@
+// contactlab-bench-siconos: our Delassus solvers and Siconos Numerics' fc3d_nsgs and fc3d_proximal on
+// the same FC3D problem files in one process (issue 4). Each file is read twice, by our reader and
+// by Siconos' own; every solver starts from zero impulses with tolerance 1e-8 and at most 10000
+// iterations, and every result is measured by OUR natural-map residual (/ (1 + ||q||), natural_map.h)
+// on the problem our reader gave; Siconos' own error is printed beside it.
+#include <siconos/numerics/FrictionContactProblem.h>
+#include <siconos/numerics/Friction_cst.h>
+#include <siconos/numerics/NonSmoothDrivers.h>
+#include <siconos/numerics/NumericsVerbose.h>
+#include <siconos/numerics/SolverOptions.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/fc3d_file.h"
+#include "solvers/contact_solver.h"
+#include "solvers/natural_map.h"
+
+namespace contactlab::bench {
+namespace {
+
+constexpr double kTolerance = 1e-8;
+constexpr int kMaxIterations = 10000;
+constexpr double kMinTotalSeconds = 2e-3;  // repeat a solve until the repeats together take this long
+constexpr int kMaxRepeats = 10000;
+
+constexpr const char* kHelp =
+    "usage: contactlab-bench-siconos [FILE.dat ...] [flags]\n"
+    "\n"
+    "Solves each Siconos FC3D problem file (default: every *.dat in --dir) with contactlab's prox-gs (local\n"
+    "and global r-factor) and prox-jacobi (local), and with Siconos Numerics' fc3d_nsgs and fc3d_proximal\n"
+    "(its default options otherwise), all from zero impulses, tolerance 1e-8, at most 10000 iterations.\n"
+    "Prints per file and solver: iterations, converged, the natural-map residual / (1 + ||q||) of the\n"
+    "result computed by contactlab on its own reading of the file (the same measure for every solver),\n"
+    "Siconos' own error for Siconos' solvers, and seconds per solve (steady_clock around the solver call\n"
+    "alone; after one untimed run a solve is repeated until the calls take 2 ms, and the mean is\n"
+    "reported). Then, per file, whether each PROX-GS run reached each converged Siconos solver's residual\n"
+    "(as small, or both below 1e-8) in less time. Flags take their value as the next argument or after '='.\n"
+    "\n"
+    "  --dir DIR        folder of *.dat files when no FILE is given (default: " CONTACTLAB_FC3D_DIR ")\n"
+    "  --csv FILE       also write the table as CSV\n"
+    "  --help           show this help\n";
+
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Options {
+  std::vector<std::string> files;
+  std::string dir = CONTACTLAB_FC3D_DIR;
+  std::string csv;
+};
+
+std::optional<Options> parseArgs(const std::vector<std::string_view>& args) {
+  Options o;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string_view arg = args[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kHelp, stdout);
+      return std::nullopt;
+    }
+    if (!arg.starts_with("-")) {
+      o.files.emplace_back(arg);
+      continue;
+    }
+    const auto equals = arg.find('=');
+    const std::string name(arg.substr(0, equals));
+    if (name != "--dir" && name != "--csv") throw UsageError("unknown flag " + name);
+    std::string value;
+    if (equals != std::string_view::npos) value = std::string(arg.substr(equals + 1));
+    else if (i + 1 < args.size()) value = std::string(args[++i]);
+    else throw UsageError(name + " needs a value");
+    if (value.empty()) throw UsageError(name + " needs a non-empty value");
+    (name == "--dir" ? o.dir : o.csv) = value;
+  }
+  if (o.files.empty()) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(o.dir, ec))
+      if (entry.path().extension() == ".dat") o.files.push_back(entry.path().string());
+    if (ec) throw std::runtime_error(o.dir + ": " + ec.message());
+    if (o.files.empty()) throw std::runtime_error(o.dir + ": no *.dat files");
+    std::sort(o.files.begin(), o.files.end());
+  }
+  return o;
+}
+
+// One solve's outcome, as the table prints it.
+struct Outcome {
+  int iterations = 0;
+  bool converged = false;
+  double residual = 0.0;       // ours: natural map / (1 + ||q||)
+  double siconosError = NAN;   // Siconos' own, for its solvers
+  double seconds = 0.0;        // the solver call alone (not the set-up, copies or our residual)
+};
+
+struct Row {
+  std::string file, solver;
+  int contacts = 0;
+  Outcome outcome;
+  double seconds = 0.0;  // per solve
+  int repeats = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Runs `solve` once (its outcome is reported; the run warms caches), then repeats it until the
+// repeats' solver calls take kMinTotalSeconds together, and returns their mean.
+double timeSolve(const std::function<Outcome()>& solve, Outcome& outcome, int& repeats) {
+  outcome = solve();
+  repeats = std::clamp(static_cast<int>(std::ceil(kMinTotalSeconds / std::max(outcome.seconds, 1e-9))), 1, kMaxRepeats);
+  double total = 0.0;
+  for (int i = 0; i < repeats; ++i) total += solve().seconds;
+  return total / repeats;
+}
+
+// Siconos' problem, freed on scope exit.
+struct SiconosProblem {
+  FrictionContactProblem* p = nullptr;
+  explicit SiconosProblem(const std::string& path) : p(frictionContact_new_from_filename(path.c_str())) {
+    if (p == nullptr) throw std::runtime_error(path + ": Siconos' reader failed");
+  }
+  ~SiconosProblem() { frictionContactProblem_free(p); }
+  SiconosProblem(const SiconosProblem&) = delete;
+  SiconosProblem& operator=(const SiconosProblem&) = delete;
+};
+
+Outcome solveOurs(const DelassusProblem& problem, ContactSolver& solver, RFactorStrategy rFactor) {
+  SolverSettings settings;
+  settings.solver = solver.name();
+  settings.rFactor = rFactor;
+  settings.tolAbs = kTolerance;
+  settings.tolRel = 0.0;
+  settings.naturalMapTolerance = kTolerance;
+  settings.maxIterations = kMaxIterations;
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
+  const auto start = Clock::now();
+  const SolveReport report = solver.solve(problem, settings, lambda);
+  Outcome o;
+  o.seconds = secondsSince(start);
+  o.iterations = report.iterations;
+  o.residual = naturalMapResidual(problem, lambda);
+  o.converged = o.residual <= kTolerance;
+  return o;
+}
+
+Outcome solveSiconos(const DelassusProblem& ours, FrictionContactProblem* problem, int solverId) {
+  const int n = problem->dimension * problem->numberOfContacts;
+  std::vector<double> reaction(n, 0.0), velocity(n, 0.0);
+  SolverOptions* options = solver_options_create(solverId);
+  options->iparam[SICONOS_IPARAM_MAX_ITER] = kMaxIterations;
+  options->dparam[SICONOS_DPARAM_TOL] = kTolerance;
+  const auto start = Clock::now();
+  const int info = fc3d_driver(problem, reaction.data(), velocity.data(), options);
+  Outcome o;
+  o.seconds = secondsSince(start);
+  o.iterations = options->iparam[SICONOS_IPARAM_ITER_DONE];
+  o.siconosError = options->dparam[SICONOS_DPARAM_RESIDU];
+  solver_options_delete(options);
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(ours.numRows());
+  for (int k = 0; k < problem->numberOfContacts; ++k)
+    for (int i = 0; i < 3; ++i) lambda[4 * k + i] = reaction[3 * k + i];
+  o.residual = naturalMapResidual(ours, lambda);
+  o.converged = info == 0;
+  return o;
+}
+
+std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
+
+void writeCsv(const std::string& path, const std::vector<Row>& rows) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(path + ": cannot write");
+  out << "file,contacts,solver,iterations,converged,residual,siconos_error,seconds,repeats\n";
+  char line[512];
+  for (const Row& r : rows) {
+    std::snprintf(line, sizeof line, "%s,%d,%s,%d,%d,%.6g,%.6g,%.9g,%d\n", r.file.c_str(), r.contacts, r.solver.c_str(),
+                  r.outcome.iterations, r.outcome.converged ? 1 : 0, r.outcome.residual, r.outcome.siconosError, r.seconds,
+                  r.repeats);
+    out << line;
+  }
+  if (!out.flush()) throw std::runtime_error(path + ": write failed");
+}
+
+int benchSiconos(const std::vector<std::string_view>& args) {
+  const std::optional<Options> options = parseArgs(args);
+  if (!options) return 0;
+  numerics_set_verbose(0);
+  std::unique_ptr<ContactSolver> proxGs = makeSolver("prox-gs");
+  std::unique_ptr<ContactSolver> proxJacobi = makeSolver("prox-jacobi");
+  if (!proxGs || !proxJacobi) throw std::runtime_error("prox-gs or prox-jacobi missing from the solver registry");
+
+  std::vector<Row> rows;
+  std::printf("%-36s %-22s %6s %5s %10s %10s %12s %7s\n", "file", "solver", "iter", "conv", "residual", "siconos_err",
+              "seconds", "repeats");
+  for (const std::string& path : options->files) {
+    const DelassusProblem ours = readFc3dFile(path);  // Fc3dFileError names the file
+    const SiconosProblem theirs(path);
+    if (theirs.p->dimension != 3 || theirs.p->numberOfContacts != ours.numContacts())
+      throw std::runtime_error(path + ": Siconos reads " + std::to_string(theirs.p->numberOfContacts) +
+                               " contacts of dimension " + std::to_string(theirs.p->dimension) + ", we read " +
+                               std::to_string(ours.numContacts()));
+    struct Candidate {
+      std::string name;
+      std::function<Outcome()> solve;
+    };
+    const std::vector<Candidate> candidates = {
+        {"prox-gs local", [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local); }},
+        {"prox-gs global", [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Global); }},
+        {"prox-jacobi local", [&] { return solveOurs(ours, *proxJacobi, RFactorStrategy::Local); }},
+        {"siconos nsgs", [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_NSGS); }},
+        {"siconos prox", [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_PROX); }},
+    };
+    const std::size_t first = rows.size();
+    for (const Candidate& c : candidates) {
+      Row row{stem(path), c.name, ours.numContacts(), {}, 0.0, 0};
+      row.seconds = timeSolve(c.solve, row.outcome, row.repeats);
+      std::printf("%-36s %-22s %6d %5s %10.2e %10.2e %12.3e %7d\n", row.file.c_str(), row.solver.c_str(),
+                  row.outcome.iterations, row.outcome.converged ? "yes" : "no", row.outcome.residual,
+                  row.outcome.siconosError, row.seconds, row.repeats);
+      std::fflush(stdout);
+      rows.push_back(row);
+    }
+    // The issue's goal: for each Siconos solver that converged, a PROX-GS run with a residual no
+    // larger (or both below the tolerance) in less time.
+    for (std::size_t s = first + 3; s < first + 5; ++s) {
+      const Row& sic = rows[s];
+      if (!sic.outcome.converged) {
+        std::printf("  %s: not converged by Siconos, no comparison\n", sic.solver.c_str());
+        continue;
+      }
+      for (std::size_t g = first; g < first + 2; ++g) {
+        const Row& gs = rows[g];
+        const bool strict = gs.outcome.residual <= sic.outcome.residual;
+        const bool atTol = gs.outcome.residual <= std::max(sic.outcome.residual, kTolerance);
+        const bool faster = gs.seconds < sic.seconds;
+        std::printf("  %s vs %s: residual %s (%s), time x%.2f (%s)\n", gs.solver.c_str(), sic.solver.c_str(),
+                    strict ? "as small" : "larger", atTol ? "reached at tolerance" : "not reached", gs.seconds / sic.seconds,
+                    faster ? "faster" : "slower");
+      }
+    }
+  }
+  if (!options->csv.empty()) writeCsv(options->csv, rows);
+  return 0;
+}
+
+}  // namespace
+}  // namespace contactlab::bench
+
+int main(int argc, char** argv) {
+  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  try {
+    return contactlab::bench::benchSiconos(args);
+  } catch (const contactlab::bench::UsageError& e) {
+    std::cerr << "contactlab-bench-siconos: " << e.what() << " (see contactlab-bench-siconos --help)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "contactlab-bench-siconos: error: " << e.what() << "\n";
+    return 1;
+  }
+}
