@@ -10,12 +10,7 @@
 namespace contactlab {
 namespace {
 
-Eigen::VectorXd solveFromZero(const ContactProblem& problem, const SolverSettings& settings, SolveReport* report = nullptr) {
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
-  const SolveReport r = makeSolver(settings.solver)->solve(problem, settings, lambda);
-  if (report) *report = r;
-  return lambda;
-}
+using test::solveFromZero;
 
 double merit(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
   Eigen::VectorXd w;

@@ -16,6 +16,8 @@
 namespace contactlab {
 namespace {
 
+using test::solveFromZero;
+
 SolverSettings tightSettings(const std::string& solver) {
   SolverSettings s;
   s.solver = solver;
@@ -24,13 +26,6 @@ SolverSettings tightSettings(const std::string& solver) {
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
   return s;
-}
-
-Eigen::VectorXd solveFromZero(const ContactProblem& problem, const SolverSettings& settings, SolveReport* report = nullptr) {
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
-  const SolveReport r = makeSolver(settings.solver)->solve(problem, settings, lambda);
-  if (report) *report = r;
-  return lambda;
 }
 
 // Lower and upper bounds of row i given the current impulses: [0, inf) for a normal row,

@@ -1,4 +1,5 @@
 #pragma once
+#include "solvers/contact_solver.h"
 // Small contact problems built through the real assembly path, for solver tests.
 #include <algorithm>
 #include <random>
@@ -194,6 +195,15 @@ inline Eigen::MatrixXd denseDelassus(const ContactProblem& problem) {
     for (int k = 0; k < problem.numContacts(); ++k) a.block<4, 1>(4 * k, j) = jacobianTimes(problem.blocks[k], w);
   }
   return a;
+}
+
+// Solves `problem` from lambda = 0 with the registered solver settings.solver; the report into *report.
+inline Eigen::VectorXd solveFromZero(const ContactProblem& problem, const SolverSettings& settings,
+                                     SolveReport* report = nullptr) {
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
+  const SolveReport r = makeSolver(settings.solver)->solve(problem, settings, lambda);
+  if (report) *report = r;
+  return lambda;
 }
 
 }  // namespace contactlab::test

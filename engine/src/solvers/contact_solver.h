@@ -38,6 +38,13 @@ class ContactSolver {
 // merit moved by less than tolRel times the previous one, None otherwise; a tolerance of 0 never stops.
 Convergence stoppingTest(const SolverSettings& settings, double previousMerit, double merit);
 
+// What every solver reports for a problem without contacts: nothing to solve, converged at once.
+inline SolveReport emptyProblemReport() {
+  SolveReport report;
+  report.convergence = Convergence::Absolute;
+  return report;
+}
+
 struct SolverEntry {
   std::string name;
   std::string summary;

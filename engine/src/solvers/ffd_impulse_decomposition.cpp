@@ -76,12 +76,9 @@ Vec3 clampFriction(const Vec3& f, const Vec3& bounds, bool box) {
 
 SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const SolverSettings& settings,
                                           Eigen::VectorXd& lambda) {
+  if (problem.numContacts() == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
-  if (problem.numContacts() == 0) {
-    report.convergence = Convergence::Absolute;
-    return report;
-  }
   // The contacts of each dynamic body; a contact between two dynamic bodies is visited by both.
   contactStart_.assign(problem.numSlots + 1, 0);
   for (const ContactBlock& block : problem.blocks) {

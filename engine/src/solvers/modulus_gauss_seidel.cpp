@@ -107,12 +107,9 @@ void ModulusGaussSeidel::sweep(const ContactProblem& problem) {
 
 SolveReport ModulusGaussSeidel::solve(const ContactProblem& problem, const SolverSettings& settings,
                                       Eigen::VectorXd& lambda) {
+  if (problem.numContacts() == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
-  if (problem.numContacts() == 0) {
-    report.convergence = Convergence::Absolute;
-    return report;
-  }
   if (!(settings.modulusAlpha > 0.0) || !(settings.modulusGamma > 0.0))
     throw std::invalid_argument("modulus-gs: alpha and gamma must be positive");
   if (fixedBounds_ && fixedLower_.size() != problem.numRows())

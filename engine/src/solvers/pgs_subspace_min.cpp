@@ -116,12 +116,9 @@ void PgsSubspaceMinimization::subspaceStep(const ContactProblem& problem, const 
 
 SolveReport PgsSubspaceMinimization::solve(const ContactProblem& problem, const SolverSettings& settings,
                                            Eigen::VectorXd& lambda) {
+  if (problem.numContacts() == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
-  if (problem.numContacts() == 0) {
-    report.convergence = Convergence::Absolute;
-    return report;
-  }
   rFactors_.initialize(RFactorStrategy::Local, problem);
   sweep_.prepare(problem);
   sweep_.setIterate(problem, lambda);

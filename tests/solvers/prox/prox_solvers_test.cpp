@@ -12,6 +12,8 @@
 namespace contactlab {
 namespace {
 
+using test::solveFromZero;
+
 SolverSettings tightSettings(const std::string& solver, RFactorStrategy strategy) {
   SolverSettings s;
   s.solver = solver;
@@ -20,14 +22,6 @@ SolverSettings tightSettings(const std::string& solver, RFactorStrategy strategy
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
   return s;
-}
-
-Eigen::VectorXd solveFromZero(const ContactProblem& problem, const SolverSettings& settings, SolveReport* report = nullptr) {
-  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
-  auto solver = makeSolver(settings.solver);
-  const SolveReport r = solver->solve(problem, settings, lambda);
-  if (report) *report = r;
-  return lambda;
 }
 
 // The natural-map residual of eq. 20 with one scalar r per set (valid for any r > 0 with the

@@ -62,12 +62,9 @@ SolveReport ProxSolver::solve(const DelassusProblem& problem, const SolverSettin
 template <class Iteration>
 SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen::VectorXd& lambda,
                             Iteration&& iteration) {
+  if (contacts == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
-  if (contacts == 0) {
-    report.convergence = Convergence::Absolute;
-    return report;
-  }
   // PGS and PSOR: fixed Local r-factors, no back-tracking (see fixedLocalRScale).
   const double fixedScale = fixedLocalRScale(settings);
   const bool adaptive = fixedScale <= 0.0;
