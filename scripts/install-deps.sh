@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the benchmark peer: Bullet 3.24, run side by side with contactlab by bench/ (contactlab-bench-bullet)
   libbullet-dev
+  # meshes (issue 5): OBJ reading, the tetrahedralizer program, and the Stanford bunny asset
+  libtinyobjloader-dev tetgen glmark2-data
   # the desktop app: window, GUI, OpenGL loader, PNG screenshots, video, and a virtual display for its tests
   libglfw3-dev libimgui-dev libepoxy-dev libpng-dev ffmpeg
   xvfb xauth libgl1-mesa-dri libegl1 libegl-mesa0

@@ -1,0 +1,43 @@
+#pragma once
+// Mesh bodies: the geometry that every body made of the same mesh shares. A MeshGeometry is
+// immutable once built; bodies hold it through MeshShape's shared pointer, so 362 jacks keep one
+// copy of the jack. The collision module builds its bounding-volume hierarchies per World from
+// this data (with the World's kDOP setting), so the geometry itself does not depend on them.
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "contactlab/math.h"
+
+namespace contactlab {
+
+// A closed, consistently oriented surface: triangles are counter-clockwise seen from outside, so
+// (b - a) x (c - a) points out of the solid.
+struct TriangleMesh {
+  std::vector<Vec3> vertices;
+  std::vector<std::array<int, 3>> triangles;
+};
+
+struct MeshGeometry {
+  // What the mesh was made from, as a scene names it ("jack", "bunny", an OBJ path, ...): used in
+  // error messages and written back when a scene is saved.
+  std::string source;
+  // Body frame: the centre of mass is at the origin and the principal axes of inertia lie along
+  // x, y and z, as for the primitive shapes (Body::inertiaBody holds principal moments).
+  TriangleMesh surface;
+  // The solid's tetrahedralization (by the tetgen program) in the same frame. Its vertex list
+  // starts with the surface's vertices, in the same order; interior (Steiner) points follow.
+  std::vector<Vec3> tetVertices;
+  std::vector<std::array<int, 4>> tetrahedra;  // positively oriented: det[b-a, c-a, d-a] > 0
+  // Exact mass properties of the closed surface at unit density, in the body frame above.
+  double volume = 0.0;
+  Vec3 principalInertiaPerUnitDensity = Vec3::Zero();
+  double boundingRadius = 0.0;  // of the smallest origin-centred ball holding the surface
+};
+
+struct MeshShape {
+  std::shared_ptr<const MeshGeometry> geometry;
+};
+
+}  // namespace contactlab
