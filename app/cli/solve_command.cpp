@@ -1,4 +1,5 @@
 // `contactlab-cli solve FILE.dat`: solve a Siconos frictional contact problem file and print one line.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -30,13 +31,20 @@ constexpr const char* kSolveHelp =
     "torsion: each contact's torsion row is decoupled and its impulse is 0.\n"
     "\n"
     "  --solver NAME               a solver that works on W alone (default prox-gs; these: %s)\n"
-    "  --rfactor global|local|blocked  r-factor strategy, PROX paper sec. 4.2 (default global)\n"
-    "  --tol X                     stop when the natural-map residual is below X (checked every 10 sweeps,\n"
-    "                              and when the solver's own merit is below X absolute; no relative\n"
-    "                              test) (default 1e-8)\n"
+    "  --rfactor global|local|blocked  r-factor strategy of prox-gs and prox-jacobi, PROX paper sec. 4.2\n"
+    "                              (default global)\n"
+    "  --tol X                     prox-gs, prox-jacobi: stop when the natural-map residual is below X\n"
+    "                              (checked every 10 sweeps, and when the solver's own merit is below X\n"
+    "                              absolute; no relative test). pgs, psor, pgs-sm, modulus-gs: stop when\n"
+    "                              their own merit is below X absolute (default 1e-8)\n"
     "  --max-iter K                most sweeps (default 10000)\n"
     "  --out FILE                  CSV of the solution: contact,r_n,r_t1,r_t2,u_n,u_t1,u_t2 (u = W r + q)\n"
     "  --help                      show this help\n"
+    "\n"
+    "pgs, psor, pgs-sm and modulus-gs solve the box-friction problem (|r_t1|, |r_t2| <= mu r_n each), whose\n"
+    "solution is not the Coulomb one where a contact slides: their residual then stays above 0 however long\n"
+    "they run, and `converged` means that their own merit reached --tol (docs/fc3d.md lists what each\n"
+    "reaches on the sample problems).\n"
     "\n"
     "Files written by `run --dump-problems` hold the force rows n, t, s of each contact only (torsion dropped).\n";
 
@@ -100,10 +108,16 @@ int solveCommand(Args args) {
   settings.maxIterations = options->maxIterations;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
-  const bool converged = report.naturalMapResidual <= options->tol;
-  std::printf("%s, %s (%s r-factor), contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n",
-              options->file.c_str(), options->solver.c_str(), rFactorName(options->rFactor), problem.numContacts(),
-              converged ? "converged" : "not converged", report.iterations, report.naturalMapResidual, report.seconds);
+  // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
+  const bool converged = report.converged() || report.naturalMapResidual <= options->tol;
+  const bool usesRFactor = std::any_of(solverRegistry().begin(), solverRegistry().end(), [&](const SolverEntry& e) {
+    return e.name == options->solver && e.usesRFactor;
+  });
+  const std::string solverLabel =
+      usesRFactor ? options->solver + " (" + rFactorName(options->rFactor) + " r-factor)" : options->solver;
+  std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
+              solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
+              report.naturalMapResidual, report.seconds);
   if (!options->out.empty()) {
     const Eigen::VectorXd u = problem.velocities(lambda);
     CsvWriter csv(options->out, {"contact", "r_n", "r_t1", "r_t2", "u_n", "u_t1", "u_t2"});

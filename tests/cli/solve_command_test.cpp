@@ -84,6 +84,30 @@ TEST(SolveCommand, ReachesTheToleranceOnTheSevenSmallSamples) {
   }
 }
 
+// The box-friction solvers accept problem files: each stops on its own merit ("converged") at the
+// box problem's solution, whose Coulomb residual on this sliding contact stays at 6.5e-4
+// (tests/solvers/contact_rows_test.cpp checks the box solution itself). FFD, which works per body,
+// is refused with a usage error; --help lists the solvers that accept files.
+TEST(SolveCommand, BoxSolversStopOnTheirOwnMeritAndFfdIsRefused) {
+  CONTACTLAB_REQUIRE_FC3D_SAMPLES();
+  const std::string file = "'" + test::fc3dPath("FrictionContact3D_1c.dat") + "'";
+  for (const char* solver : {"pgs", "psor", "pgs-sm", "modulus-gs"}) {
+    SCOPED_TRACE(solver);
+    const CliResult result = runCli("solve " + file + " --solver " + solver);
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    EXPECT_NE(result.output.find(std::string("FrictionContact3D_1c.dat, ") + solver + ", contacts 1, converged,"),
+              std::string::npos) << result.output;
+    EXPECT_GT(residualOf(result.output), 1e-4) << result.output;
+    EXPECT_LT(residualOf(result.output), 1e-3) << result.output;
+  }
+  const CliResult ffd = runCli("solve " + file + " --solver ffd-id");
+  EXPECT_EQ(ffd.exitCode, 2) << ffd.output;
+  EXPECT_NE(ffd.output.find("needs bodies"), std::string::npos) << ffd.output;
+  const CliResult help = runCli("solve --help");
+  EXPECT_NE(help.output.find("these: prox-gs, prox-jacobi, pgs, psor, pgs-sm, modulus-gs)"), std::string::npos)
+      << help.output;
+}
+
 TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
   CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   const auto dir = scratchDirectory("errors");

@@ -88,7 +88,13 @@ TEST(DelassusProblem, SolversWithoutADelassusSweepSayTheyNeedBodies) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()).rfind("bodies-only needs bodies: ", 0), 0u) << e.what();
   }
-  for (const char* name : {"prox-gs", "prox-jacobi"}) EXPECT_TRUE(makeSolver(name)->acceptsDelassus());
+  for (const char* name : {"prox-gs", "prox-jacobi", "pgs", "psor", "pgs-sm", "modulus-gs"})
+    EXPECT_TRUE(makeSolver(name)->acceptsDelassus()) << name;
+  // FFD works per body (its feasible set T and its impulse split live in body space).
+  for (const char* name : {"ffd", "ffd-id"}) {
+    EXPECT_FALSE(makeSolver(name)->acceptsDelassus()) << name;
+    EXPECT_THROW(makeSolver(name)->solve(DelassusProblem{}, SolverSettings{}, lambda), std::invalid_argument);
+  }
 }
 
 }  // namespace

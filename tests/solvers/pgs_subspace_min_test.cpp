@@ -13,9 +13,10 @@ namespace {
 using test::solveFromZero;
 
 double merit(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
-  Eigen::VectorXd w;
-  applyInvMassJt(problem, lambda, w);
-  return PgsSubspaceMinimization::fischerMerit(problem, lambda, w);
+  BodySpaceRows rows;
+  rows.bind(problem);
+  rows.setIterate(lambda);
+  return PgsSubspaceMinimization::fischerMerit(rows, lambda);
 }
 
 SolverSettings pgsTo(double tolerance) {

@@ -10,6 +10,7 @@
 #include "contactlab/solver_settings.h"
 #include "dynamics/contact_problem.h"
 #include "solvers/delassus_problem.h"
+#include "solvers/natural_map.h"
 
 namespace contactlab {
 
@@ -28,6 +29,17 @@ class ContactSolver {
   // The registry name, for messages (set by makeSolver and the registry's makers).
   const std::string& name() const { return name_; }
   void setName(std::string name) { name_ = std::move(name); }
+
+ protected:
+  // What every Delassus solve does around the solve proper: `lambda` made the problem's size (zero
+  // when it is not: no warm start), then SolveReport::naturalMapResidual of the result.
+  template <class Solve>
+  static SolveReport solveWithNaturalMap(const DelassusProblem& problem, Eigen::VectorXd& lambda, Solve&& solve) {
+    if (lambda.size() != problem.numRows()) lambda.setZero(problem.numRows());
+    SolveReport report = solve();
+    report.naturalMapResidual = naturalMapResidual(problem, lambda);
+    return report;
+  }
 
  private:
   std::string name_;

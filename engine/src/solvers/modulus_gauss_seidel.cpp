@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/stage_timer.h"
+#include "solvers/pgs.h"
 
 namespace contactlab {
 
@@ -36,16 +37,17 @@ double ModulusGaussSeidel::merit(const Eigen::VectorXd& lambda, const Eigen::Vec
 // The friction box of each contact for the current normal impulse, frozen for the coming sweep (see
 // the header): normal row [0, inf); row 1 + j in [-mu_j lambda_n, mu_j lambda_n] with mu_j =
 // friction[j], the same pairing of coefficients and rows as the PROX ellipsoid's semi-axes.
-void ModulusGaussSeidel::updateBounds(const ContactProblem& problem) {
+template <class Rows>
+void ModulusGaussSeidel::updateBounds(const Rows& rows) {
   if (fixedBounds_) {
     lower_ = fixedLower_;
     upper_ = fixedUpper_;
     return;
   }
-  lower_.resize(problem.numRows());
-  upper_.resize(problem.numRows());
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const Vec3 box = problem.blocks[k].friction * std::max(0.0, lambda_[4 * k + kNormal]);
+  lower_.resize(lambda_.size());
+  upper_.resize(lambda_.size());
+  for (int k = 0; k < rows.numContacts(); ++k) {
+    const Vec3 box = boxFrictionBounds(rows.friction(k), lambda_[4 * k + kNormal]);
     lower_[4 * k] = 0.0;
     upper_[4 * k] = kInfinity;
     lower_.segment<3>(4 * k + 1) = -box;
@@ -53,9 +55,10 @@ void ModulusGaussSeidel::updateBounds(const ContactProblem& problem) {
   }
 }
 
-void ModulusGaussSeidel::computeVelocity(const ContactProblem& problem) {
-  velocity_.resize(problem.numRows());
-  for (int k = 0; k < problem.numContacts(); ++k) velocity_.segment<4>(4 * k) = contactVelocity(problem.blocks[k], w_);
+template <class Rows>
+void ModulusGaussSeidel::computeVelocity(const Rows& rows) {
+  velocity_.resize(lambda_.size());
+  for (int k = 0; k < rows.numContacts(); ++k) velocity_.segment<4>(4 * k) = rows.velocity(k, lambda_);
 }
 
 // One outer iteration k -> k+1 of Method 3.2 (with l = 0, u = inf: Method 3.1), rows i = 1..m.
@@ -80,26 +83,28 @@ void ModulusGaussSeidel::computeVelocity(const ContactProblem& problem) {
 // turn; while they are, only this contact's lambda changes, so its rows' velocities change by the
 // contact's 4x4 diagonal block A_kk times the change: we read J w once per contact and write w once
 // per contact with the contact's whole change (the same numbers as writing w after every row).
-void ModulusGaussSeidel::sweep(const ContactProblem& problem) {
+template <class Rows>
+void ModulusGaussSeidel::sweep(Rows& rows) {
   const double halfGamma = 0.5 * gamma_;
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const ContactBlock& block = problem.blocks[k];
-    const Vec4 v0 = contactVelocity(block, w_);
+  for (int k = 0; k < rows.numContacts(); ++k) {
+    const Vec4 diagonal = rows.diagonal(k);
+    const Mat4& blockA = rows.diagonalBlock(k);
+    const Vec4 v0 = rows.velocity(k, lambda_);
     const Vec4 start = lambda_.segment<4>(4 * k);
     Vec4 current = start;
     for (int r = 0; r < 4; ++r) {
       const int i = 4 * k + r;
-      const double d = block.diagonalA[r];  // D_ii = A_ii; Omega_ii = alpha D_ii
+      const double d = diagonal[r];  // D_ii = A_ii; Omega_ii = alpha D_ii
       if (!(d > 0.0)) continue;             // a row that moves nothing: lambda_i stays
       const double omega = alpha_ * d;
-      const double vi = v0[r] + blockA_[k].row(r).dot(current - start);
+      const double vi = v0[r] + blockA.row(r).dot(current - start);
       const double xMinus = std::max(0.0, halfGamma * lower_[i] - z_[i]);
       z_[i] -= gamma_ / (d + gamma_ * omega) * (vi - 2.0 * omega * xMinus);
       current[r] = std::clamp(z_[i] / halfGamma, lower_[i], upper_[i]);
     }
     const Vec4 delta = current - start;
     if (delta != Vec4::Zero()) {
-      addInvMassJt(problem, k, delta, w_);
+      rows.addChange(k, delta);
       lambda_.segment<4>(4 * k) = current;
     }
   }
@@ -107,18 +112,29 @@ void ModulusGaussSeidel::sweep(const ContactProblem& problem) {
 
 SolveReport ModulusGaussSeidel::solve(const ContactProblem& problem, const SolverSettings& settings,
                                       Eigen::VectorXd& lambda) {
-  if (problem.numContacts() == 0) return emptyProblemReport();
+  bodySpaceRows_.bind(problem);
+  return run(bodySpaceRows_, settings, lambda);
+}
+
+SolveReport ModulusGaussSeidel::solve(const DelassusProblem& problem, const SolverSettings& settings,
+                                      Eigen::VectorXd& lambda) {
+  return solveWithNaturalMap(problem, lambda, [&] {
+    delassusRows_.bind(problem);
+    return run(delassusRows_, settings, lambda);
+  });
+}
+
+template <class Rows>
+SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, Eigen::VectorXd& lambda) {
+  if (rows.numContacts() == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
   if (!(settings.modulusAlpha > 0.0) || !(settings.modulusGamma > 0.0))
     throw std::invalid_argument("modulus-gs: alpha and gamma must be positive");
-  if (fixedBounds_ && fixedLower_.size() != problem.numRows())
+  if (fixedBounds_ && fixedLower_.size() != lambda.size())
     throw std::invalid_argument("modulus-gs: fixed bounds do not match the problem's rows");
   alpha_ = settings.modulusAlpha;
   gamma_ = settings.modulusGamma;
-
-  blockA_.resize(problem.numContacts());
-  for (int k = 0; k < problem.numContacts(); ++k) blockA_[k] = diagonalBlock(problem, k);
 
   // Method 3.2's first lines: lambda^0 <- p_BLCP(lambda^0) (normal rows first: the friction box
   // depends on them), x^0 <- (gamma/2) lambda^0, v^{1,1} <- v + M^-1 J^T lambda^0. As in the paper,
@@ -126,20 +142,20 @@ SolveReport ModulusGaussSeidel::solve(const ContactProblem& problem, const Solve
   // bound, w_i / (2 Omega_ii) at a solution) starts from zero every solve; with alpha gamma = 1 the
   // first sweep is then exactly projected Gauss-Seidel.
   lambda_ = lambda;
-  for (int k = 0; k < problem.numContacts(); ++k) lambda_[4 * k] = std::max(0.0, lambda_[4 * k]);
-  updateBounds(problem);
+  for (int k = 0; k < rows.numContacts(); ++k) lambda_[4 * k] = std::max(0.0, lambda_[4 * k]);
+  updateBounds(rows);
   lambda_ = lambda_.cwiseMax(lower_).cwiseMin(upper_);
   z_ = 0.5 * gamma_ * lambda_;
-  applyInvMassJt(problem, lambda_, w_);
+  rows.setIterate(lambda_);
 
   double previousMerit = kInfinity;
   while (report.iterations < settings.maxIterations) {
     previous_ = lambda_;
-    sweep(problem);
+    sweep(rows);
     ++report.iterations;
     // Eq. 24 at lambda^{k+1}, with the bounds of lambda_n^{k+1}, which the next sweep uses.
-    computeVelocity(problem);
-    updateBounds(problem);
+    computeVelocity(rows);
+    updateBounds(rows);
     const double res = merit(lambda_, velocity_, lower_, upper_);
     report.residualHistory.push_back(res);
     if (!std::isfinite(res)) {  // not in the paper: return the last finite iterate rather than NaN

@@ -4,6 +4,7 @@
 // ../shared/papers/accelerated-modulus-gauss-seidel.txt: Method 3.1 (LCP) and its boxed-LCP variant
 // Method 3.2, both sparse: A = J M^-1 J^T is never formed, each row reads J_i w + b_i and writes
 // w += (M^-1 J^T)_{*i} dlambda_i (w is the paper's v^{k+1,i} - v, the velocity change of the bodies).
+// On a Delassus problem (a Siconos file) the same sweep reads the rows of A = W (contact_rows.h).
 //
 // Rows are visited one scalar row at a time, contact after contact in problem order, each contact's
 // rows in the order n, t, s, tau (the paper's Gauss-Seidel is row-wise).
@@ -15,8 +16,7 @@
 // sweep k is one sweep of Method 3.2 on BLCP(q, l(lambda_n^k), u(lambda_n^k), A), with lambda_n^k the
 // normal impulses at the start of the sweep. With all mu zero the friction rows are fixed at zero and
 // the iteration on the normal rows is exactly Method 3.1.
-#include <vector>
-
+#include "solvers/contact_rows.h"
 #include "solvers/contact_solver.h"
 
 namespace contactlab {
@@ -25,6 +25,10 @@ class ModulusGaussSeidel final : public ContactSolver {
  public:
   SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
                     Eigen::VectorXd& lambda) override;
+  // The same rows with A = W (a Siconos file).
+  SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings,
+                    Eigen::VectorXd& lambda) override;
+  bool acceptsDelassus() const override { return true; }
 
   // Method 3.2 on a BLCP in the paper's sense, with bounds l <= u (4 per contact) fixed for the
   // solve instead of the friction box: lets the tests check the method against a dense reference
@@ -39,12 +43,18 @@ class ModulusGaussSeidel final : public ContactSolver {
                       const Eigen::VectorXd& lower, const Eigen::VectorXd& upper);
 
  private:
+  // The method on either form of the problem (contact_rows.h).
+  template <class Rows>
+  SolveReport run(Rows& rows, const SolverSettings& settings, Eigen::VectorXd& lambda);
   // Bounds of every row for the current outer iteration: fixed ones, or the friction box of lambda_n.
-  void updateBounds(const ContactProblem& problem);
+  template <class Rows>
+  void updateBounds(const Rows& rows);
   // One Gauss-Seidel sweep of Method 3.2 over all rows.
-  void sweep(const ContactProblem& problem);
-  // velocity_ := J w + b, 4 per contact.
-  void computeVelocity(const ContactProblem& problem);
+  template <class Rows>
+  void sweep(Rows& rows);
+  // velocity_ := A lambda + b, 4 per contact.
+  template <class Rows>
+  void computeVelocity(const Rows& rows);
 
   bool fixedBounds_ = false;
   Eigen::VectorXd fixedLower_, fixedUpper_;
@@ -53,10 +63,10 @@ class ModulusGaussSeidel final : public ContactSolver {
   Eigen::VectorXd lambda_;    // lambda^{k+1,i}: the iterate, 4 per contact
   Eigen::VectorXd z_;         // the modulus variable (see the .cpp), 4 per contact
   Eigen::VectorXd lower_, upper_;
-  Eigen::VectorXd w_;         // M^-1 J^T lambda, 6 per dynamic body
-  Eigen::VectorXd velocity_;  // J w + b = A lambda + q
+  Eigen::VectorXd velocity_;  // A lambda + b
   Eigen::VectorXd previous_;  // lambda before the last sweep
-  std::vector<Mat4> blockA_;  // A_kk, the 4x4 diagonal block of each contact
+  BodySpaceRows bodySpaceRows_;
+  DelassusRows delassusRows_;
 };
 
 }  // namespace contactlab

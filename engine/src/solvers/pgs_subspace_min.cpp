@@ -14,17 +14,16 @@ double fischerBurmeister(double a, double b) { return std::hypot(a, b) - a - b; 
 
 }  // namespace
 
-double PgsSubspaceMinimization::fischerMerit(const ContactProblem& problem, const Eigen::VectorXd& lambda,
-                                             const Eigen::VectorXd& w) {
+template <class Rows>
+double PgsSubspaceMinimization::fischerMerit(const Rows& rows, const Eigen::VectorXd& lambda) {
   double sum = 0.0;
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const ContactBlock& block = problem.blocks[k];
+  for (int k = 0; k < rows.numContacts(); ++k) {
     const Vec4 l = lambda.segment<4>(4 * k);
-    const Vec4 y = contactVelocity(block, w);
-    const Vec4& d = block.diagonalA;
+    const Vec4 y = rows.velocity(k, lambda);
+    const Vec4 d = rows.diagonal(k);
     const double normal = fischerBurmeister(d[kNormal] * l[kNormal], y[kNormal]);
     sum += normal * normal;
-    const Vec3 upper = boxFrictionBounds(block, l[kNormal]);
+    const Vec3 upper = boxFrictionBounds(rows.friction(k), l[kNormal]);
     for (int i = 1; i < 4; ++i) {
       const double phi = fischerBurmeister(d[i] * (l[i] + upper[i - 1]),
                                            fischerBurmeister(d[i] * (upper[i - 1] - l[i]), -y[i]));
@@ -34,32 +33,29 @@ double PgsSubspaceMinimization::fischerMerit(const ContactProblem& problem, cons
   return 0.5 * sum;
 }
 
-void PgsSubspaceMinimization::applyReduced(const ContactProblem& problem, double gamma, const Eigen::VectorXd& x,
-                                           Eigen::VectorXd& out) {
-  // A x = J (M^-1 J^T x): never formed.
-  applyInvMassJt(problem, x, scratchW_);
-  out.resize(x.size());
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const ContactBlock& block = problem.blocks[k];
-    const Vec4 ax = jacobianTimes(block, scratchW_) + gamma * block.diagonalA.cwiseProduct(x.segment<4>(4 * k));
+template <class Rows>
+void PgsSubspaceMinimization::applyReduced(Rows& rows, double gamma, const Eigen::VectorXd& x, Eigen::VectorXd& out) {
+  rows.multiply(x, out);  // body-space: J (M^-1 J^T x), A never formed
+  for (int k = 0; k < rows.numContacts(); ++k) {
+    const Vec4 ax = out.segment<4>(4 * k) + gamma * rows.diagonal(k).cwiseProduct(x.segment<4>(4 * k));
     for (int i = 0; i < 4; ++i) out[4 * k + i] = free_[4 * k + i] ? ax[i] : 0.0;
   }
 }
 
-void PgsSubspaceMinimization::subspaceStep(const ContactProblem& problem, const SolverSettings& settings) {
-  lambda_ = sweep_.lambda();
-  const Eigen::VectorXd& w = sweep_.w();
-  const int rows = problem.numRows();
-  free_.assign(rows, 0);
-  rhs_.setZero(rows);
+template <class Rows>
+void PgsSubspaceMinimization::subspaceStep(BoxGaussSeidelSweep<Rows>& sweep, const SolverSettings& settings) {
+  lambda_ = sweep.lambda();
+  Rows& rows = sweep.rows();
+  const Eigen::Index rowCount = lambda_.size();
+  free_.assign(rowCount, 0);
+  rhs_.setZero(rowCount);
   int freeRows = 0;
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const ContactBlock& block = problem.blocks[k];
+  for (int k = 0; k < rows.numContacts(); ++k) {
     const Vec4 l = lambda_.segment<4>(4 * k);
-    const Vec4 y = contactVelocity(block, w);
+    const Vec4 y = rows.velocity(k, lambda_);
     // Alg. lines 7-9, eq. 19: a row is free (set A) strictly inside its bounds, else fixed at the
     // bound it sits on (L or U). PGS's projection puts a row exactly on its bound.
-    const Vec3 upper = boxFrictionBounds(block, l[kNormal]);
+    const Vec3 upper = boxFrictionBounds(rows.friction(k), l[kNormal]);
     free_[4 * k] = l[kNormal] > 0.0;
     for (int i = 1; i < 4; ++i) free_[4 * k + i] = -upper[i - 1] < l[i] && l[i] < upper[i - 1];
     // Eq. 22 written for the correction x = lambda_F^new - lambda_F: with y = A lambda + b,
@@ -79,12 +75,12 @@ void PgsSubspaceMinimization::subspaceStep(const ContactProblem& problem, const 
   const double gamma = settings.pgsSmRegularization;
   const int maxIterations = settings.pgsSmCgMaxIterations > 0 ? settings.pgsSmCgMaxIterations : freeRows;
   const double stopNorm = settings.pgsSmCgTolerance * rhs_.norm();
-  x_.setZero(rows);
+  x_.setZero(rowCount);
   residual_ = rhs_;
   direction_ = residual_;
   double rr = residual_.squaredNorm();
   for (int it = 0; it < maxIterations && std::sqrt(rr) > stopNorm; ++it) {
-    applyReduced(problem, gamma, direction_, product_);
+    applyReduced(rows, gamma, direction_, product_);
     const double curvature = direction_.dot(product_);
     if (!(curvature > 0.0)) break;
     const double alpha = rr / curvature;
@@ -98,11 +94,10 @@ void PgsSubspaceMinimization::subspaceStep(const ContactProblem& problem, const 
 
   // Alg. lines 13-15: the bounds from the new normal impulses, eq. 24's projection of the free rows,
   // and the fixed rows on their (updated) bound.
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const ContactBlock& block = problem.blocks[k];
+  for (int k = 0; k < rows.numContacts(); ++k) {
     auto l = lambda_.segment<4>(4 * k);
     l[kNormal] = std::max(0.0, l[kNormal]);
-    const Vec3 upper = boxFrictionBounds(block, l[kNormal]);
+    const Vec3 upper = boxFrictionBounds(rows.friction(k), l[kNormal]);
     for (int i = 1; i < 4; ++i) {
       const double u = upper[i - 1];
       if (free_[4 * k + i])
@@ -111,21 +106,37 @@ void PgsSubspaceMinimization::subspaceStep(const ContactProblem& problem, const 
         l[i] = l[i] > 0.0 ? u : (l[i] < 0.0 ? -u : 0.0);
     }
   }
-  sweep_.setIterate(problem, lambda_);
+  sweep.setIterate(lambda_);
 }
 
 SolveReport PgsSubspaceMinimization::solve(const ContactProblem& problem, const SolverSettings& settings,
                                            Eigen::VectorXd& lambda) {
-  if (problem.numContacts() == 0) return emptyProblemReport();
+  rFactors_.initialize(RFactorStrategy::Local, problem);
+  bodySpaceSweep_.prepare(problem);
+  return run(bodySpaceSweep_, settings, lambda);
+}
+
+SolveReport PgsSubspaceMinimization::solve(const DelassusProblem& problem, const SolverSettings& settings,
+                                           Eigen::VectorXd& lambda) {
+  return solveWithNaturalMap(problem, lambda, [&] {
+    rFactors_.initialize(RFactorStrategy::Local, problem);
+    delassusSweep_.prepare(problem);
+    return run(delassusSweep_, settings, lambda);
+  });
+}
+
+template <class Rows>
+SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const SolverSettings& settings,
+                                         Eigen::VectorXd& lambda) {
+  if (sweep.rows().numContacts() == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
-  rFactors_.initialize(RFactorStrategy::Local, problem);
-  sweep_.prepare(problem);
-  sweep_.setIterate(problem, lambda);
+  sweep.setIterate(lambda);
+  const auto meritOfSweep = [&] { return fischerMerit(sweep.rows(), sweep.lambda()); };
 
-  double merit = fischerMerit(problem, sweep_.lambda(), sweep_.w());
+  double merit = meritOfSweep();
   double bestMerit = std::isfinite(merit) ? merit : std::numeric_limits<double>::infinity();
-  best_ = sweep_.lambda();
+  best_ = sweep.lambda();
   report.residual = merit;
   if (settings.tolAbs > 0.0 && merit < settings.tolAbs) {  // the warm start is already a solution
     report.convergence = Convergence::Absolute;
@@ -139,7 +150,7 @@ SolveReport PgsSubspaceMinimization::solve(const ContactProblem& problem, const 
     report.rFactorHistory.push_back(1.0);
     if (m < bestMerit) {  // false for NaN
       bestMerit = m;
-      best_ = sweep_.lambda();
+      best_ = sweep.lambda();
     }
   };
   // Termination (alg. lines 3 and 16): eq. 25, psi < tolAbs, and eq. 27, stagnation between two
@@ -160,21 +171,21 @@ SolveReport PgsSubspaceMinimization::solve(const ContactProblem& problem, const 
   while (!done && report.iterations < settings.maxIterations) {
     // Alg. line 2: the PGS phase, k_pgs sweeps (or what the iteration budget leaves).
     for (int i = 0; i < pgsSweeps && report.iterations < settings.maxIterations; ++i) {
-      sweep_.sweep(problem, rFactors_);
-      merit = fischerMerit(problem, sweep_.lambda(), sweep_.w());
+      sweep.sweep(rFactors_);
+      merit = meritOfSweep();
       record(merit);
     }
     if (terminated(merit)) break;
     // Lines 6-19: the subspace phase.
     for (int i = 0; i < settings.pgsSmSubspaceSteps && report.iterations < settings.maxIterations; ++i) {
-      subspaceStep(problem, settings);
-      merit = fischerMerit(problem, sweep_.lambda(), sweep_.w());
+      subspaceStep(sweep, settings);
+      merit = meritOfSweep();
       record(merit);
       if (!std::isfinite(merit)) {
         // The reduced system had no usable solution (sec. 5's blow-ups): back to the best iterate,
         // and on with PGS.
         ++report.rollbacks;
-        sweep_.setIterate(problem, best_);
+        sweep.setIterate(best_);
         merit = bestMerit;
         break;
       }
@@ -187,13 +198,16 @@ SolveReport PgsSubspaceMinimization::solve(const ContactProblem& problem, const 
   // Sec. 4.3: "a fall back to the best iterate found while iterating".
   if (!(merit <= bestMerit)) {
     ++report.rollbacks;
-    sweep_.setIterate(problem, best_);
+    sweep.setIterate(best_);
     merit = bestMerit;
   }
   report.residual = merit;
-  lambda = sweep_.lambda();
+  lambda = sweep.lambda();
   report.seconds = watch.elapsedSeconds();
   return report;
 }
+
+template double PgsSubspaceMinimization::fischerMerit(const BodySpaceRows&, const Eigen::VectorXd&);
+template double PgsSubspaceMinimization::fischerMerit(const DelassusRows&, const Eigen::VectorXd&);
 
 }  // namespace contactlab

@@ -1,7 +1,7 @@
 #pragma once
 // Projected Gauss-Seidel with subspace minimization (PGS-SM): Silcowitz, Niebe and Erleben,
 // "Projected Gauss-Seidel subspace minimization method for interactive rigid body dynamics" (2010),
-// on the body-space ContactProblem with the box friction model of solvers/pgs.h.
+// with the box friction model of solvers/pgs.h, on either form of the problem (contact_rows.h).
 #include <vector>
 
 #include "solvers/contact_solver.h"
@@ -21,6 +21,9 @@ namespace contactlab {
 class PgsSubspaceMinimization final : public ContactSolver {
  public:
   SolveReport solve(const ContactProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda) override;
+  // The same on A = W (a Siconos file): the PGS sweeps and the reduced products read W's rows.
+  SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda) override;
+  bool acceptsDelassus() const override { return true; }
 
   // psi(lambda) = 1/2 sum_i phi_i^2, the natural merit of the Fischer reformulation (sec. 4.3;
   // Silcowitz, Niebe and Erleben 2009) of the boxed NCP (eq. 7): with phi(a, b) = sqrt(a^2 + b^2) - a - b,
@@ -29,21 +32,27 @@ class PgsSubspaceMinimization final : public ContactSolver {
   // where y = A lambda + b and l, u the box bounds of the current lambda_n. Departure: the impulse
   // distances are weighted by A_ii so that both arguments are velocities; the paper mixes impulses
   // and velocities, which would make psi, and the iteration count, depend on the unit of mass.
-  // `w` must be M^-1 J^T lambda.
-  static double fischerMerit(const ContactProblem& problem, const Eigen::VectorXd& lambda, const Eigen::VectorXd& w);
+  // `rows` (contact_rows.h) must be in step with lambda.
+  template <class Rows>
+  static double fischerMerit(const Rows& rows, const Eigen::VectorXd& lambda);
 
  private:
-  // One subspace-minimization step on lambda (= sweep_.lambda()); leaves the result in sweep_.
-  void subspaceStep(const ContactProblem& problem, const SolverSettings& settings);
+  // Sec. 4.3's algorithm on either form of the problem.
+  template <class Rows>
+  SolveReport run(BoxGaussSeidelSweep<Rows>& sweep, const SolverSettings& settings, Eigen::VectorXd& lambda);
+  // One subspace-minimization step on lambda (= sweep.lambda()); leaves the result in sweep.
+  template <class Rows>
+  void subspaceStep(BoxGaussSeidelSweep<Rows>& sweep, const SolverSettings& settings);
   // (A_FF + gamma diag(A_FF)) x restricted to the free rows: x is zero outside them.
-  void applyReduced(const ContactProblem& problem, double gamma, const Eigen::VectorXd& x, Eigen::VectorXd& out);
+  template <class Rows>
+  void applyReduced(Rows& rows, double gamma, const Eigen::VectorXd& x, Eigen::VectorXd& out);
 
-  BoxGaussSeidelSweep sweep_;
+  BoxGaussSeidelSweep<BodySpaceRows> bodySpaceSweep_;
+  BoxGaussSeidelSweep<DelassusRows> delassusSweep_;
   RFactors rFactors_;  // Local, fixed: PGS's r_i = 1 / A_ii
-  // Buffers reused from solve to solve, 4 per contact unless noted.
+  // Buffers reused from solve to solve, 4 per contact.
   std::vector<char> free_;    // eq. 19: the row is strictly inside its bounds (set A of the paper)
-  Eigen::VectorXd lambda_, best_, velocity_, rhs_, x_, residual_, direction_, product_;
-  Eigen::VectorXd scratchW_;  // 6 per dynamic body
+  Eigen::VectorXd lambda_, best_, rhs_, x_, residual_, direction_, product_;
 };
 
 }  // namespace contactlab

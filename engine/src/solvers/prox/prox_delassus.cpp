@@ -1,5 +1,7 @@
 #include "solvers/prox/prox_delassus.h"
 
+#include "solvers/contact_rows.h"
+#include "solvers/pgs.h"
 #include "solvers/prox/prox_contact_update.h"
 #include "solvers/prox/prox_solver.h"
 
@@ -12,6 +14,19 @@ void ProxDelassusSweep::prepare(const DelassusProblem& problem) {
   // a larger step than the body-space Jacobi takes.
   share_.resize(problem.numContacts());
   for (int k = 0; k < problem.numContacts(); ++k) share_[k] = 1.0 / (problem.rowStart[k + 1] - problem.rowStart[k]);
+}
+
+double ProxDelassusSweep::sweep(const DelassusProblem& problem, const RFactors& r) {
+  switch (algorithm_) {
+    case ProxAlgorithm::Jacobi: return sweepJacobi(problem, r);
+    case ProxAlgorithm::GaussSeidel: return sweepGaussSeidel(problem, r);
+    case ProxAlgorithm::BoxGaussSeidel: {
+      DelassusRows rows;
+      rows.bind(problem);
+      return boxGaussSeidelSweep(rows, r, lambda_);
+    }
+  }
+  return 0.0;  // unreachable: every algorithm is handled above
 }
 
 double ProxDelassusSweep::sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r) {

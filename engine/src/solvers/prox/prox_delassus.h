@@ -1,6 +1,7 @@
 #pragma once
 // PROX on a problem given only as v = W lambda + q (delassus_problem.h): the scalar sweeps of
-// Alg. 1 (Jacobi) and Alg. 2 (Gauss-Seidel) over W's block rows, v_k = q_k + sum_l W_kl lambda_l.
+// Alg. 1 (Jacobi) and Alg. 2 (Gauss-Seidel) over W's block rows, v_k = q_k + sum_l W_kl lambda_l,
+// and PGS/PSOR's box sweep (pgs.h) on the same rows.
 // ProxSolver runs them in its outer loop (stopping, roll-back), as it does the body-space sweeps.
 #include <vector>
 
@@ -9,7 +10,8 @@
 
 namespace contactlab {
 
-enum class ProxAlgorithm { Jacobi, GaussSeidel };  // PROX paper Alg. 1, Alg. 2
+// PROX paper Alg. 1, Alg. 2, and Alg. 2 with the box set row by row: PGS and PSOR (pgs.h).
+enum class ProxAlgorithm { Jacobi, GaussSeidel, BoxGaussSeidel };
 
 class ProxDelassusSweep {
  public:
@@ -18,12 +20,11 @@ class ProxDelassusSweep {
   void prepare(const DelassusProblem& problem);
   void setIterate(const Eigen::VectorXd& lambda) { lambda_ = lambda; }
   // One sweep; returns the merit of ProxSolver::mergeMerit (weights: the diagonal of W).
-  double sweep(const DelassusProblem& problem, const RFactors& r) {
-    return algorithm_ == ProxAlgorithm::GaussSeidel ? sweepGaussSeidel(problem, r) : sweepJacobi(problem, r);
-  }
+  double sweep(const DelassusProblem& problem, const RFactors& r);
   void keepBestIterate() { best_ = lambda_; }
   void restoreBestIterate() { lambda_ = best_; }
   void getIterate(Eigen::VectorXd& lambda) const { lambda = lambda_; }
+  ProxAlgorithm algorithm() const { return algorithm_; }
 
  private:
   double sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r);

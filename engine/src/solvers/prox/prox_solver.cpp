@@ -52,11 +52,9 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
 
 SolveReport ProxSolver::solve(const DelassusProblem& problem, const SolverSettings& settings,
                               Eigen::VectorXd& lambda) {
-  if (!delassusSweep_) return ContactSolver::solve(problem, settings, lambda);  // throws: needs bodies
-  if (lambda.size() != problem.numRows()) lambda.setZero(problem.numRows());
-  SolveReport report = run(problem.numContacts(), settings, lambda, DelassusIteration{*delassusSweep_, problem});
-  report.naturalMapResidual = naturalMapResidual(problem, lambda);
-  return report;
+  return solveWithNaturalMap(problem, lambda, [&] {
+    return run(problem.numContacts(), settings, lambda, DelassusIteration{delassusSweep_, problem});
+  });
 }
 
 template <class Iteration>
@@ -68,6 +66,9 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
   // PGS and PSOR: fixed Local r-factors, no back-tracking (see fixedLocalRScale).
   const double fixedScale = fixedLocalRScale(settings);
   const bool adaptive = fixedScale <= 0.0;
+  // The box solvers (PGS, PSOR) solve another problem than the Coulomb one, whose natural map need
+  // not vanish at their solution: they stop on their own merit (SolverSettings::naturalMapTolerance).
+  const bool stopOnNaturalMap = settings.naturalMapTolerance > 0.0 && delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
   iteration.initialize(rFactors_, adaptive ? settings.rFactor : RFactorStrategy::Local);
   if (!adaptive) rFactors_.setScale(fixedScale);
   report.initialGlobalR = rFactors_.initialGlobalR();
@@ -108,7 +109,7 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
     report.residual = merit;
     const Convergence test = stoppingTest(settings, previousMerit, merit);
     previousMerit = merit;
-    if (settings.naturalMapTolerance > 0.0) {
+    if (stopOnNaturalMap) {
       // The common merit decides (SolverSettings::naturalMapTolerance).
       if ((test != Convergence::None || report.iterations % kNaturalMapCheckInterval == 0) &&
           iteration.naturalMap(scratch_) < settings.naturalMapTolerance) {

@@ -3,8 +3,6 @@
 // eq. 27, absolute and relative stopping, and divergence detection with roll-back and R <- nu R.
 // The two differ only in the sweep. The loop runs the body-space sweeps of the subclasses and, for
 // Delassus problems, the scalar sweeps of prox_delassus.h.
-#include <optional>
-
 #include "solvers/contact_solver.h"
 #include "solvers/prox/prox_delassus.h"
 #include "solvers/prox/prox_operators.h"
@@ -16,11 +14,10 @@ class ProxSolver : public ContactSolver {
  public:
   SolveReport solve(const ContactProblem& problem, const SolverSettings& settings,
                     Eigen::VectorXd& lambda) final;
-  // Delassus problems are solved by the scalar PROX sweeps of prox_delassus.h; a subclass built
-  // without a ProxAlgorithm (PGS and PSOR, whose box friction has no Delassus sweep) needs bodies.
+  // Delassus problems are solved by the scalar sweeps of prox_delassus.h.
   SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings,
                     Eigen::VectorXd& lambda) final;
-  bool acceptsDelassus() const final { return delassusSweep_.has_value(); }
+  bool acceptsDelassus() const final { return true; }
 
   // The eq. 27 merit is ||lambda^{k+1} - lambda^k||_inf. We weigh each row by A_ii, which turns an
   // impulse change into the contact velocity change it causes (m/s, rad/s for torsion): the
@@ -33,11 +30,8 @@ class ProxSolver : public ContactSolver {
   }
 
  protected:
-  // `algorithm` picks the Delassus sweep (none: Delassus problems are refused); the body-space
-  // sweep is the subclass's.
-  explicit ProxSolver(std::optional<ProxAlgorithm> algorithm) {
-    if (algorithm) delassusSweep_.emplace(*algorithm);
-  }
+  // `algorithm` picks the Delassus sweep; the body-space sweep is the subclass's.
+  explicit ProxSolver(ProxAlgorithm algorithm) : delassusSweep_(algorithm) {}
   // PGS and PSOR are this loop with fixed r-factors (PROX paper sec. 4.2, after eq. 39: "keeping
   // Local r-values as fixed constants the PROX scheme will deteriorate into PGS/PSOR variants"). A
   // positive value runs the solve with the Local r_i = 1 / A_ii scaled by it (omega of PSOR, 1 for
@@ -80,7 +74,7 @@ class ProxSolver : public ContactSolver {
  private:
   RFactors rFactors_;
   Eigen::VectorXd scratch_;  // the iterate, for natural-map checks
-  std::optional<ProxDelassusSweep> delassusSweep_;
+  ProxDelassusSweep delassusSweep_;
 };
 
 }  // namespace contactlab
