@@ -1,5 +1,5 @@
 // The registry of built-in scenes: one line per scene. Builders live beside their parameter lists
-// in their own files (stacks.cpp, simple.cpp, pile.cpp).
+// in their own files (stacks.cpp, simple.cpp, pile.cpp, truck.cpp).
 #include "scene_building.h"
 
 namespace contactlab {
@@ -13,6 +13,7 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::bounceScene(),
       scenes::spinScene(),
       scenes::pileScene(),
+      scenes::truckScene(),
   };
   return scenes;
 }

@@ -53,5 +53,6 @@ SceneEntry inclineScene();
 SceneEntry bounceScene();
 SceneEntry spinScene();
 SceneEntry pileScene();
+SceneEntry truckScene();
 
 }  // namespace contactlab::scenes

@@ -183,6 +183,25 @@ TEST(BuiltinScenes, PileIsSeededAndStaysInsideItsContainer) {
   }
 }
 
+TEST(BuiltinScenes, TruckDropsItsPiecesOntoABedThatMovesAndStops) {
+  const Scene truck = buildBuiltinScene("truck", {}, 0);
+  const BodyDesc& bed = *bodyNamed(truck, "truck");
+  EXPECT_EQ(bed.motion, MotionType::Kinematic);
+  ASSERT_EQ(bed.velocitySchedule.size(), 2u);
+  EXPECT_EQ(bed.velocitySchedule[0].velocity, Vec3(2, 0, 0));
+  EXPECT_DOUBLE_EQ(bed.velocitySchedule[1].time, 1.5);
+  EXPECT_EQ(bed.velocitySchedule[1].velocity, Vec3::Zero());
+  EXPECT_DOUBLE_EQ(truck.friction.mu, 0.4);  // the paper's
+  EXPECT_EQ(countDynamic(truck), 6);
+  for (const BodyDesc& body : truck.bodies) {
+    if (body.motion != MotionType::Dynamic) continue;
+    EXPECT_NEAR(-*overlapDepth(body, bed), 0.05, 1e-12) << body.name;  // drop_height above the bed
+    EXPECT_EQ(body.velocity, Vec3::Zero()) << body.name;
+  }
+  EXPECT_EQ(countDynamic(buildBuiltinScene("truck", {{"pieces", 9}}, 0)), 9);
+  EXPECT_NE(errorOf("truck", {{"pieces", 10}}).find("pieces"), std::string::npos);
+}
+
 TEST(BuiltinScenes, BadNamesAndParametersAreNamed) {
   const std::string unknownParam = errorOf("wall", {{"colour", 1}});
   EXPECT_NE(unknownParam.find("\"colour\""), std::string::npos) << unknownParam;
