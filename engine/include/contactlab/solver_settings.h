@@ -25,8 +25,9 @@ struct SolverSettings {
   // When > 0 (the PROX solvers), convergence means the natural-map residual (solvers/natural_map.h)
   // below this: checked every ProxSolver::kNaturalMapCheckInterval sweeps and whenever tolAbs or
   // tolRel would stop, which then stop only if it holds too. The box-friction solvers ignore it:
-  // a box solution is not a Coulomb one where a contact slides, so they stop on their own merit. `contactlab-cli solve` uses it: the
-  // eq. 27 merit (the step length) is not the natural map, and can fall below a tolerance before it.
+  // a box solution is not a Coulomb one where a contact slides, so they stop on their own merit.
+  // `contactlab-cli solve` uses it: the eq. 27 merit (the step length) is not the natural map, and
+  // can fall below a tolerance before it.
   double naturalMapTolerance = 0.0;
 
   // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR

@@ -5,7 +5,8 @@ namespace contactlab {
 void BodySpaceRows::bind(const ContactProblem& problem) {
   problem_ = &problem;
   blockA_.resize(problem.numContacts());
-  for (int k = 0; k < problem.numContacts(); ++k) blockA_[k] = contactlab::diagonalBlock(problem, k);  // the free function, not the member
+  // contactlab::diagonalBlock, the free function (the member of that name would hide it).
+  for (int k = 0; k < problem.numContacts(); ++k) blockA_[k] = contactlab::diagonalBlock(problem, k);
 }
 
 void BodySpaceRows::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& out) {
@@ -19,7 +20,8 @@ void DelassusRows::multiply(const Eigen::VectorXd& x, Eigen::VectorXd& out) cons
   out.resize(x.size());
   for (int k = 0; k < numContacts(); ++k) {
     Vec4 sum = Vec4::Zero();
-    for (int b = p.rowStart[k]; b < p.rowStart[k + 1]; ++b) sum.noalias() += p.blocks[b] * x.segment<4>(4 * p.blockColumn[b]);
+    for (int b = p.rowStart[k]; b < p.rowStart[k + 1]; ++b)
+      sum.noalias() += p.blocks[b] * x.segment<4>(4 * p.blockColumn[b]);
     out.segment<4>(4 * k) = sum;
   }
 }

@@ -68,7 +68,8 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
   const bool adaptive = fixedScale <= 0.0;
   // The box solvers (PGS, PSOR) solve another problem than the Coulomb one, whose natural map need
   // not vanish at their solution: they stop on their own merit (SolverSettings::naturalMapTolerance).
-  const bool stopOnNaturalMap = settings.naturalMapTolerance > 0.0 && delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
+  const bool stopOnNaturalMap =
+      settings.naturalMapTolerance > 0.0 && delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
   iteration.initialize(rFactors_, adaptive ? settings.rFactor : RFactorStrategy::Local);
   if (!adaptive) rFactors_.setScale(fixedScale);
   report.initialGlobalR = rFactors_.initialGlobalR();
