@@ -240,7 +240,7 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   int lanesTogether = 0;
   for (int l = 0; l < L; ++l) lanesTogether += together[l] != 0;
   // A single lane is cheaper alone: the search's divisions and square roots then cost four lanes'
-  // worth for one (square roots are taken lane by lane). The result is the same either way.
+  // worth for one. The result is the same either way.
   if (r.isDiagonal() && lanesTogether >= 2) {
     LanePack scaledZ[3], scaledAxes[3], x[3];
     for (int i = 0; i < 3; ++i) {  // lanes not searched get a harmless outside point of the unit ball
@@ -253,6 +253,18 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   }
   for (int l = 0; l < L; ++l) {
     if (!outside[l]) continue;
+    if (r.isDiagonal() && together[l]) {
+      // The lone outside lane: proxEllipsoidInDiagonalMetric's search, here without the call
+      // chain and its second inside test (about a tenth of the wall's updates take this path).
+      double scaledZ[3], scaledAxes[3], x[3];
+      for (int i = 0; i < 3; ++i) {
+        scaledZ[i] = z[1 + i][l] * g.frictionMetricSqrt[i][l];
+        scaledAxes[i] = axes[i][l] * g.frictionMetricSqrt[i][l];
+      }
+      ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, true, x);
+      for (int i = 0; i < 3; ++i) next[1 + i][l] = x[i] / g.frictionMetricSqrt[i][l];
+      continue;
+    }
     const Vec3 projected = r.projectFriction(g.contact[l], Vec3(z[1][l], z[2][l], z[3][l]), Vec3(axes[0][l], axes[1][l], axes[2][l]));
     for (int row = 1; row < 4; ++row) next[row][l] = projected[row - 1];
   }
