@@ -16,17 +16,17 @@ using UnalignedPack = double __attribute__((vector_size(4 * sizeof(double)), ali
 using UnalignedPair = double __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double)), may_alias));
 using Pair = double __attribute__((vector_size(2 * sizeof(double))));
 
-// Lane l of out[i] := w[6 * slot[l] + i]: the four slots' (v, omega) as whole-slot loads (entries
+// Lane l of out[i] := w[offset[l] + i]: the four slots' (v, omega) as whole-slot loads (entries
 // 0-3 and 4-5) and a 4 x 4 and a 2 x 4 transpose, written so that GCC keeps them in registers
 // (unpack and 128-bit lane moves; in the AVX2 clone about 20 instructions instead of 48 scalar
 // loads and inserts). Pure data movement: the numbers are those of an element-by-element gather.
 // The four slots of one side of a group are distinct (lanes share no dynamic body, and static
 // sides use their lane's own zero slot), so the whole-slot stores of scatterSlots do not overlap.
-[[gnu::always_inline]] inline void gatherSlots(const double* w, const std::array<int, 4>& slot, LanePack (&out)[6]) {
-  const double* s0 = w + 6 * slot[0];
-  const double* s1 = w + 6 * slot[1];
-  const double* s2 = w + 6 * slot[2];
-  const double* s3 = w + 6 * slot[3];
+[[gnu::always_inline]] inline void gatherSlots(const double* w, const std::array<std::ptrdiff_t, 4>& offset, LanePack (&out)[6]) {
+  const double* s0 = w + offset[0];
+  const double* s1 = w + offset[1];
+  const double* s2 = w + offset[2];
+  const double* s3 = w + offset[3];
   const LanePack a0 = *reinterpret_cast<const UnalignedPack*>(s0), a1 = *reinterpret_cast<const UnalignedPack*>(s1);
   const LanePack a2 = *reinterpret_cast<const UnalignedPack*>(s2), a3 = *reinterpret_cast<const UnalignedPack*>(s3);
   const LanePack even01 = __builtin_shufflevector(a0, a1, 0, 4, 2, 6), odd01 = __builtin_shufflevector(a0, a1, 1, 5, 3, 7);
@@ -42,12 +42,12 @@ using Pair = double __attribute__((vector_size(2 * sizeof(double))));
   out[5] = __builtin_shufflevector(b02, b13, 1, 5, 3, 7);
 }
 
-// w[6 * slot[l] + i] := lane l of in[i], the inverse of gatherSlots.
-[[gnu::always_inline]] inline void scatterSlots(const LanePack (&in)[6], const std::array<int, 4>& slot, double* w) {
-  double* s0 = w + 6 * slot[0];
-  double* s1 = w + 6 * slot[1];
-  double* s2 = w + 6 * slot[2];
-  double* s3 = w + 6 * slot[3];
+// w[offset[l] + i] := lane l of in[i], the inverse of gatherSlots.
+[[gnu::always_inline]] inline void scatterSlots(const LanePack (&in)[6], const std::array<std::ptrdiff_t, 4>& offset, double* w) {
+  double* s0 = w + offset[0];
+  double* s1 = w + offset[1];
+  double* s2 = w + offset[2];
+  double* s3 = w + offset[3];
   const LanePack even01 = __builtin_shufflevector(in[0], in[1], 0, 4, 2, 6), odd01 = __builtin_shufflevector(in[0], in[1], 1, 5, 3, 7);
   const LanePack even23 = __builtin_shufflevector(in[2], in[3], 0, 4, 2, 6), odd23 = __builtin_shufflevector(in[2], in[3], 1, 5, 3, 7);
   *reinterpret_cast<UnalignedPack*>(s0) = __builtin_shufflevector(even01, even23, 0, 1, 4, 5);
@@ -136,8 +136,8 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
       setResponse(block.slotB, group.massB, group.inertiaB);
       // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
       // its zero inverse mass keeps it zero.
-      group.slotA[lane] = block.slotA >= 0 ? block.slotA : problem.numSlots + lane;
-      group.slotB[lane] = block.slotB >= 0 ? block.slotB : problem.numSlots + lane;
+      group.offsetA[lane] = 6 * std::ptrdiff_t{block.slotA >= 0 ? block.slotA : problem.numSlots + lane};
+      group.offsetB[lane] = 6 * std::ptrdiff_t{block.slotB >= 0 ? block.slotB : problem.numSlots + lane};
     }
 }
 
@@ -197,8 +197,8 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
 
   // w of both sides, (linear, angular), one lane per contact.
   LanePack wA[6], wB[6];
-  gatherSlots(w, g.slotA, wA);
-  gatherSlots(w, g.slotB, wB);
+  gatherSlots(w, g.offsetA, wA);
+  gatherSlots(w, g.offsetB, wB);
 
   // v = J w + b (eq. 56): the velocity of B's material point against A's in the frame rows, and
   // the relative spin about n. Then z = lambda - R v (eq. 25).
@@ -297,8 +297,8 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
     wA[3 + i] -= inertiaTimes(g.inertiaA, momentA, i);
     wB[3 + i] += inertiaTimes(g.inertiaB, momentB, i);
   }
-  scatterSlots(wA, g.slotA, w);
-  scatterSlots(wB, g.slotB, w);
+  scatterSlots(wA, g.offsetA, w);
+  scatterSlots(wB, g.offsetB, w);
   double groupMerit = 0.0;
   for (int l = 0; l < L; ++l) groupMerit = std::max(groupMerit, merit[l]);
   return groupMerit;

@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "solvers/prox/prox_solver.h"
@@ -58,8 +59,10 @@ class ProxGaussSeidel final : public ProxSolver {
     // solve instead of gathered from the bodies on every sweep.
     LanePack massA, massB, inertiaA[6], inertiaB[6];
     std::array<int, kGroupWidth> contact;  // contact index, -1 for padding
-    std::array<int, kGroupWidth> slotA;    // slot into w_; static sides get a zero slot
-    std::array<int, kGroupWidth> slotB;
+    // Where each lane's side starts in w_ (6 * slot, as a pointer offset, so that the sweep does no
+    // index arithmetic); static sides get a zero slot of their own lane.
+    std::array<std::ptrdiff_t, kGroupWidth> offsetA;
+    std::array<std::ptrdiff_t, kGroupWidth> offsetB;
   };
   using GroupLambda = std::array<LanePack, 4>;
   void formGroups(const ContactProblem& problem);
