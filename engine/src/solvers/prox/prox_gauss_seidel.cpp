@@ -16,6 +16,10 @@ using UnalignedPack = double __attribute__((vector_size(4 * sizeof(double)), ali
 using UnalignedPair = double __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double)), may_alias));
 using Pair = double __attribute__((vector_size(2 * sizeof(double))));
 
+// What padding lanes and static sides read in prepare: zeros (referred to, not copied per lane).
+const ContactBlock kPaddingBlock{};
+const SlotInverseMass kNoResponse{};
+
 // Lane l of out[i] := w[offset[l] + i]: the four slots' (v, omega) as whole-slot loads (entries
 // 0-3 and 4-5) and a 4 x 4 and a 2 x 4 transpose, written so that GCC keeps them in registers
 // (unpack and 128-bit lane moves; in the AVX2 clone about 20 instructions instead of 48 scalar
@@ -107,7 +111,7 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
   for (ContactGroup& group : groups_)
     for (int lane = 0; lane < kGroupWidth; ++lane) {
       const int k = group.contact[lane];
-      const ContactBlock block = k >= 0 ? problem.blocks[k] : ContactBlock{};
+      const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
       const bool diagonal = k >= 0 && r.isDiagonal();
       const Vec4 rDiagonal = diagonal ? r.unscaledDiagonal(k) : Vec4::Zero();
       const Vec3 frictionMetricSqrt = diagonal ? r.frictionMetricSqrt(k) : Vec3::Zero();
@@ -126,7 +130,7 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
         group.diagonalA[row][lane] = block.diagonalA[row];
       }
       auto setResponse = [&](int slot, LanePack& mass, LanePack (&inertia)[6]) {
-        const SlotInverseMass m = slot >= 0 ? problem.inverseMass[slot] : SlotInverseMass{};
+        const SlotInverseMass& m = slot >= 0 ? problem.inverseMass[slot] : kNoResponse;
         const Mat3& i = m.invInertiaWorld;
         const double entries[6] = {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)};
         mass[lane] = m.invMass;
@@ -146,21 +150,19 @@ void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::Vec
   applyInvMassJt(problem, lambda, w_);
   w_.conservativeResize(6 * (problem.numSlots + kGroupWidth));
   w_.tail(6 * kGroupWidth).setZero();
-  for (ContactGroup& group : groups_)
-    for (int lane = 0; lane < kGroupWidth; ++lane)
-      for (int row = 0; row < 4; ++row)
-        group.lambda[row][lane] = group.contact[lane] >= 0 ? lambda[4 * group.contact[lane] + row] : 0.0;
+  for (std::vector<GroupLambda>& buffer : lambdaBuffers_) buffer.resize(groups_.size());
+  std::vector<GroupLambda>& current = lambdaBuffers_[currentBuffer_];
+  for (std::size_t i = 0; i < groups_.size(); ++i)
+    for (int lane = 0; lane < kGroupWidth; ++lane) {
+      const int k = groups_[i].contact[lane];
+      for (int row = 0; row < 4; ++row) current[i][row][lane] = k >= 0 ? lambda[4 * k + row] : 0.0;
+    }
 }
 
-void ProxGaussSeidel::keepBestIterate() {
-  bestLambda_.resize(groups_.size());
-  for (std::size_t i = 0; i < groups_.size(); ++i)
-    for (int row = 0; row < 4; ++row) bestLambda_[i][row] = groups_[i].lambda[row];
-}
+void ProxGaussSeidel::keepBestIterate() { bestBuffer_ = currentBuffer_; }
 
 void ProxGaussSeidel::restoreBestIterate(const ContactProblem& problem) {
-  for (std::size_t i = 0; i < groups_.size(); ++i)
-    for (int row = 0; row < 4; ++row) groups_[i].lambda[row] = bestLambda_[i][row];
+  currentBuffer_ = bestBuffer_;
   // w from the restored iterate as at the start of the solve (rare: only after a divergence).
   lambdaScratch_.resize(problem.numRows());
   getIterate(lambdaScratch_);
@@ -168,10 +170,11 @@ void ProxGaussSeidel::restoreBestIterate(const ContactProblem& problem) {
 }
 
 void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
-  for (const ContactGroup& group : groups_)
+  const std::vector<GroupLambda>& current = lambdaBuffers_[currentBuffer_];
+  for (std::size_t i = 0; i < groups_.size(); ++i)
     for (int lane = 0; lane < kGroupWidth; ++lane)
-      if (group.contact[lane] >= 0)
-        for (int row = 0; row < 4; ++row) lambda[4 * group.contact[lane] + row] = group.lambda[row][lane];
+      if (const int k = groups_[i].contact[lane]; k >= 0)
+        for (int row = 0; row < 4; ++row) lambda[4 * k + row] = current[i][row][lane];
 }
 
 // The sweep proper, compiled twice: for baseline x86-64 (each LanePack operation is two SSE2
@@ -179,16 +182,26 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
 // chosen at load time by the CPU. Neither enables FMA, so both round alike and results do not
 // depend on the machine.
 [[gnu::target_clones("avx2", "default")]] double ProxGaussSeidel::updateGroups(const RFactors& r) {
+  // Write into the buffer that holds neither the current nor the best iterate.
+  int target = 0;
+  while (target == currentBuffer_ || target == bestBuffer_) ++target;
+  // Plain pointers, read once: the stores into w may alias any double, members included.
+  const ContactGroup* const groups = groups_.data();
+  const GroupLambda* const lambda = lambdaBuffers_[currentBuffer_].data();
+  GroupLambda* const next = lambdaBuffers_[target].data();
+  double* const w = w_.data();
+  const std::size_t count = groups_.size();
   double merit = 0.0;
-  for (ContactGroup& group : groups_) merit = std::max(merit, updateGroup(group, r));
+  for (std::size_t i = 0; i < count; ++i) merit = std::max(merit, updateGroup(groups[i], lambda[i], next[i], w, r));
+  currentBuffer_ = target;
   return merit;
 }
 
 // Alg. 2, lines 5-9, for the lanes of one group at once; returns their merit (see mergeMerit).
-[[gnu::always_inline]] inline double ProxGaussSeidel::updateGroup(ContactGroup& g, const RFactors& r) {
+[[gnu::always_inline]] inline double ProxGaussSeidel::updateGroup(const ContactGroup& g, const GroupLambda& lambda,
+                                                                   GroupLambda& nextLambda, double* w, const RFactors& r) {
   constexpr int L = kGroupWidth;
   using Mask = std::int64_t __attribute__((vector_size(L * sizeof(std::int64_t))));
-  double* const w = w_.data();
   auto cross = [](const LanePack (&a)[3], const LanePack (&b)[3], int i) __attribute__((always_inline)) {
     const int j = (i + 1) % 3, k = (i + 2) % 3;
     return a[j] * b[k] - a[k] * b[j];
@@ -214,12 +227,12 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
                    g.b[kTangentS] + dot(g.tangentS, relative), g.b[kTorsion] + dot(g.normal, spin)};
   if (r.isDiagonal()) {
     const double scale = r.scale();
-    for (int row = 0; row < 4; ++row) z[row] = g.lambda[row] - scale * (g.rDiagonal[row] * z[row]);
+    for (int row = 0; row < 4; ++row) z[row] = lambda[row] - scale * (g.rDiagonal[row] * z[row]);
   } else {
     for (int l = 0; l < L; ++l) {
       if (g.contact[l] < 0) continue;  // padding: v = 0, so z = lambda = 0
       const Vec4 rv = r.apply(g.contact[l], Vec4(z[0][l], z[1][l], z[2][l], z[3][l]));
-      for (int row = 0; row < 4; ++row) z[row][l] = g.lambda[row][l] - rv[row];
+      for (int row = 0; row < 4; ++row) z[row][l] = lambda[row][l] - rv[row];
     }
   }
 
@@ -273,8 +286,8 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   // with P = C dlambda_nts, body A the opposite (see ContactBlock).
   LanePack delta[4], merit = {};
   for (int row = 0; row < 4; ++row) {
-    delta[row] = next[row] - g.lambda[row];
-    g.lambda[row] = next[row];
+    delta[row] = next[row] - lambda[row];
+    nextLambda[row] = next[row];
     const LanePack weighted = (delta[row] < 0.0 ? -delta[row] : delta[row]) * g.diagonalA[row];
     merit = weighted > merit ? weighted : merit;
   }
