@@ -65,6 +65,12 @@ const SlotInverseMass kNoResponse{};
   *reinterpret_cast<UnalignedPair*>(s3 + 4) = __builtin_shufflevector(pairs13, pairs13, 2, 3);
 }
 
+// Row i of a x b, lane by lane.
+[[gnu::always_inline]] inline LanePack crossRow(const LanePack (&a)[3], const LanePack (&b)[3], int i) {
+  const int j = (i + 1) % 3, k = (i + 2) % 3;
+  return a[j] * b[k] - a[k] * b[j];
+}
+
 }  // namespace
 
 void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
@@ -145,11 +151,32 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
     }
 }
 
+// w += M^-1 J^T dlambda for the lanes of a group, w of both sides in lanes: body B takes
+// +[P; r_B x P + n dtau] with P = C dlambda_nts, body A the opposite (see ContactBlock).
+[[gnu::always_inline]] inline void ProxGaussSeidel::addResponse(const ContactGroup& g, const GroupLambda& delta,
+                                                                LanePack (&wA)[6], LanePack (&wB)[6]) {
+  LanePack impulse[3], momentA[3], momentB[3];
+  for (int i = 0; i < 3; ++i)
+    impulse[i] = g.normal[i] * delta[kNormal] + g.tangentT[i] * delta[kTangentT] + g.tangentS[i] * delta[kTangentS];
+  for (int i = 0; i < 3; ++i) {
+    const LanePack torsion = g.normal[i] * delta[kTorsion];
+    momentA[i] = crossRow(g.armA, impulse, i) + torsion;
+    momentB[i] = crossRow(g.armB, impulse, i) + torsion;
+  }
+  // I^-1 m with I^-1 from its six entries (xx, yy, zz, xy, xz, yz).
+  auto inertiaTimes = [](const LanePack (&inertia)[6], const LanePack (&m)[3], int i) __attribute__((always_inline)) {
+    constexpr int kEntry[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
+    return inertia[kEntry[i][0]] * m[0] + inertia[kEntry[i][1]] * m[1] + inertia[kEntry[i][2]] * m[2];
+  };
+  for (int i = 0; i < 3; ++i) {
+    wA[i] -= g.massA * impulse[i];
+    wB[i] += g.massB * impulse[i];
+    wA[3 + i] -= inertiaTimes(g.inertiaA, momentA, i);
+    wB[3 + i] += inertiaTimes(g.inertiaB, momentB, i);
+  }
+}
+
 void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::VectorXd& lambda) {
-  // Alg. 2, line 3, plus the zero slots of the static sides.
-  applyInvMassJt(problem, lambda, w_);
-  w_.conservativeResize(6 * (problem.numSlots + kGroupWidth));
-  w_.tail(6 * kGroupWidth).setZero();
   for (std::vector<GroupLambda>& buffer : lambdaBuffers_) buffer.resize(groups_.size());
   std::vector<GroupLambda>& current = lambdaBuffers_[currentBuffer_];
   for (std::size_t i = 0; i < groups_.size(); ++i)
@@ -157,16 +184,35 @@ void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::Vec
       const int k = groups_[i].contact[lane];
       for (int row = 0; row < 4; ++row) current[i][row][lane] = k >= 0 ? lambda[4 * k + row] : 0.0;
     }
+  // Alg. 2, line 3, plus the zero slots of the static sides.
+  w_.setZero(6 * (problem.numSlots + kGroupWidth));
+  setResponseOfCurrentIterate();
+}
+
+// w = M^-1 J^T lambda for the current iterate, by the sweep's own response to dlambda = lambda,
+// group by group (compiled twice like updateGroups). It sums each body's terms in sweep order where
+// applyInvMassJt sums them in contact order, so the two agree up to rounding.
+[[gnu::target_clones("avx2", "default")]] void ProxGaussSeidel::setResponseOfCurrentIterate() {
+  const std::vector<GroupLambda>& current = lambdaBuffers_[currentBuffer_];
+  double* const w = w_.data();
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
+    const ContactGroup& group = groups_[i];
+    LanePack wA[6], wB[6];
+    gatherSlots(w, group.offsetA, wA);
+    gatherSlots(w, group.offsetB, wB);
+    addResponse(group, current[i], wA, wB);
+    scatterSlots(wA, group.offsetA, w);
+    scatterSlots(wB, group.offsetB, w);
+  }
 }
 
 void ProxGaussSeidel::keepBestIterate() { bestBuffer_ = currentBuffer_; }
 
-void ProxGaussSeidel::restoreBestIterate(const ContactProblem& problem) {
-  currentBuffer_ = bestBuffer_;
+void ProxGaussSeidel::restoreBestIterate(const ContactProblem&) {
   // w from the restored iterate as at the start of the solve (rare: only after a divergence).
-  lambdaScratch_.resize(problem.numRows());
-  getIterate(lambdaScratch_);
-  setIterate(problem, lambdaScratch_);
+  currentBuffer_ = bestBuffer_;
+  w_.setZero();
+  setResponseOfCurrentIterate();
 }
 
 void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
@@ -202,10 +248,6 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
                                                                    GroupLambda& nextLambda, double* w, const RFactors& r) {
   constexpr int L = kGroupWidth;
   using Mask = std::int64_t __attribute__((vector_size(L * sizeof(std::int64_t))));
-  auto cross = [](const LanePack (&a)[3], const LanePack (&b)[3], int i) __attribute__((always_inline)) {
-    const int j = (i + 1) % 3, k = (i + 2) % 3;
-    return a[j] * b[k] - a[k] * b[j];
-  };
   auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) __attribute__((always_inline)) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
 
   // w of both sides, (linear, angular), one lane per contact.
@@ -219,7 +261,7 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   {
     const LanePack angularA[3] = {wA[3], wA[4], wA[5]}, angularB[3] = {wB[3], wB[4], wB[5]};
     for (int i = 0; i < 3; ++i) {
-      relative[i] = (wB[i] + cross(angularB, g.armB, i)) - (wA[i] + cross(angularA, g.armA, i));
+      relative[i] = (wB[i] + crossRow(angularB, g.armB, i)) - (wA[i] + crossRow(angularA, g.armA, i));
       spin[i] = angularB[i] - angularA[i];
     }
   }
@@ -282,34 +324,16 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
     for (int row = 1; row < 4; ++row) next[row][l] = projected[row - 1];
   }
 
-  // Line 9 (eq. 26): w += M^-1 J^T (lambda^{k+1} - lambda^k); body B takes +[P; r_B x P + n dtau]
-  // with P = C dlambda_nts, body A the opposite (see ContactBlock).
-  LanePack delta[4], merit = {};
+  // Line 9 (eq. 26): w += M^-1 J^T (lambda^{k+1} - lambda^k).
+  GroupLambda delta;
+  LanePack merit = {};
   for (int row = 0; row < 4; ++row) {
     delta[row] = next[row] - lambda[row];
     nextLambda[row] = next[row];
     const LanePack weighted = (delta[row] < 0.0 ? -delta[row] : delta[row]) * g.diagonalA[row];
     merit = weighted > merit ? weighted : merit;
   }
-  LanePack impulse[3], momentA[3], momentB[3];
-  for (int i = 0; i < 3; ++i)
-    impulse[i] = g.normal[i] * delta[kNormal] + g.tangentT[i] * delta[kTangentT] + g.tangentS[i] * delta[kTangentS];
-  for (int i = 0; i < 3; ++i) {
-    const LanePack torsion = g.normal[i] * delta[kTorsion];
-    momentA[i] = cross(g.armA, impulse, i) + torsion;
-    momentB[i] = cross(g.armB, impulse, i) + torsion;
-  }
-  // I^-1 m with I^-1 from its six entries (xx, yy, zz, xy, xz, yz).
-  auto inertiaTimes = [](const LanePack (&inertia)[6], const LanePack (&m)[3], int i) __attribute__((always_inline)) {
-    constexpr int kEntry[3][3] = {{0, 3, 4}, {3, 1, 5}, {4, 5, 2}};
-    return inertia[kEntry[i][0]] * m[0] + inertia[kEntry[i][1]] * m[1] + inertia[kEntry[i][2]] * m[2];
-  };
-  for (int i = 0; i < 3; ++i) {
-    wA[i] -= g.massA * impulse[i];
-    wB[i] += g.massB * impulse[i];
-    wA[3 + i] -= inertiaTimes(g.inertiaA, momentA, i);
-    wB[3 + i] += inertiaTimes(g.inertiaB, momentB, i);
-  }
+  addResponse(g, delta, wA, wB);
   scatterSlots(wA, g.offsetA, w);
   scatterSlots(wB, g.offsetB, w);
   double groupMerit = 0.0;

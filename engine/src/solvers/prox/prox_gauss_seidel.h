@@ -67,6 +67,8 @@ class ProxGaussSeidel final : public ProxSolver {
   struct alignas(kGroupWidth * sizeof(double)) GroupLambda : std::array<LanePack, 4> {};
   void formGroups(const ContactProblem& problem);
   double updateGroups(const RFactors& r);
+  void setResponseOfCurrentIterate();  // w_ (zeroed, sized) += M^-1 J^T lambda of the current buffer
+  static void addResponse(const ContactGroup& group, const GroupLambda& delta, LanePack (&wA)[6], LanePack (&wB)[6]);
   static double updateGroup(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
                             const RFactors& r);
 
@@ -82,7 +84,6 @@ class ProxGaussSeidel final : public ProxSolver {
   std::array<std::vector<GroupLambda>, 3> lambdaBuffers_;
   int currentBuffer_ = 0;
   int bestBuffer_ = 0;
-  Eigen::VectorXd lambdaScratch_;          // 4 * numContacts, for rebuilding w after a roll-back
 };
 
 }  // namespace contactlab
