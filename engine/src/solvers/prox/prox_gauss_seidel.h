@@ -26,6 +26,8 @@ namespace contactlab {
 class ProxGaussSeidel final : public ProxSolver {
  public:
   ProxGaussSeidel() : ProxSolver(ProxAlgorithm::GaussSeidel) {}
+  // w = M^-1 J^T lambda of Alg. 2, kept in step with the iterate (also after a roll-back).
+  const Eigen::VectorXd* bodySpaceResponse() const override { return &w_; }
   static constexpr int kGroupWidth = 4;
   // kGroupWidth doubles, one per lane (GCC/Clang vector extension); on baseline x86-64 each
   // arithmetic operation on a LanePack is two SSE2 instructions.
