@@ -237,15 +237,21 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   GroupLambda* const next = lambdaBuffers_[target].data();
   double* const w = w_.data();
   const std::size_t count = groups_.size();
-  double merit = 0.0;
-  for (std::size_t i = 0; i < count; ++i) merit = std::max(merit, updateGroup(groups[i], lambda[i], next[i], w, r));
+  // The merit's maximum lane by lane over the groups, then over the lanes: the same maximum (no NaN
+  // enters: a comparison with NaN keeps the old value, as std::max did group by group).
+  LanePack merit = {};
+  for (std::size_t i = 0; i < count; ++i) updateGroup(groups[i], lambda[i], next[i], w, r, merit);
   currentBuffer_ = target;
-  return merit;
+  double sweepMerit = 0.0;
+  for (int l = 0; l < kGroupWidth; ++l) sweepMerit = std::max(sweepMerit, merit[l]);
+  return sweepMerit;
 }
 
-// Alg. 2, lines 5-9, for the lanes of one group at once; returns their merit (see mergeMerit).
-[[gnu::always_inline]] inline double ProxGaussSeidel::updateGroup(const ContactGroup& g, const GroupLambda& lambda,
-                                                                   GroupLambda& nextLambda, double* w, const RFactors& r) {
+// Alg. 2, lines 5-9, for the lanes of one group at once; merit := max(merit, the lanes' merit), lane
+// by lane (see mergeMerit).
+[[gnu::always_inline]] inline void ProxGaussSeidel::updateGroup(const ContactGroup& g, const GroupLambda& lambda,
+                                                                 GroupLambda& nextLambda, double* w, const RFactors& r,
+                                                                 LanePack& merit) {
   constexpr int L = kGroupWidth;
   using Mask = std::int64_t __attribute__((vector_size(L * sizeof(std::int64_t))));
   auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) __attribute__((always_inline)) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
@@ -326,7 +332,6 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
 
   // Line 9 (eq. 26): w += M^-1 J^T (lambda^{k+1} - lambda^k).
   GroupLambda delta;
-  LanePack merit = {};
   for (int row = 0; row < 4; ++row) {
     delta[row] = next[row] - lambda[row];
     nextLambda[row] = next[row];
@@ -336,9 +341,6 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
   addResponse(g, delta, wA, wB);
   scatterSlots(wA, g.offsetA, w);
   scatterSlots(wB, g.offsetB, w);
-  double groupMerit = 0.0;
-  for (int l = 0; l < L; ++l) groupMerit = std::max(groupMerit, merit[l]);
-  return groupMerit;
 }
 
 }  // namespace contactlab

@@ -71,8 +71,8 @@ class ProxGaussSeidel final : public ProxSolver {
   double updateGroups(const RFactors& r);
   void setResponseOfCurrentIterate();  // w_ (zeroed, sized) += M^-1 J^T lambda of the current buffer
   static void addResponse(const ContactGroup& group, const GroupLambda& delta, LanePack (&wA)[6], LanePack (&wB)[6]);
-  static double updateGroup(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
-                            const RFactors& r);
+  static void updateGroup(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
+                          const RFactors& r, LanePack& merit);
 
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
