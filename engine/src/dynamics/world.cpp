@@ -106,8 +106,13 @@ void World::Impl::step() {
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
-    applyInvMassJt(problem, lambda, contactResponse);
-    integrateVelocities(bodies, bodyOfSlot, freeVelocity, contactResponse);  // eq. 42b
+    // Eq. 42b needs M^-1 J^T lambda; Gauss-Seidel solvers already hold it.
+    const Eigen::VectorXd* response = problem.numContacts() > 0 ? solver->bodySpaceResponse() : nullptr;
+    if (!response) {
+      applyInvMassJt(problem, lambda, contactResponse);
+      response = &contactResponse;
+    }
+    integrateVelocities(bodies, bodyOfSlot, freeVelocity, *response);  // eq. 42b
     finishPositions(bodies, dt);                                               // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
   }

@@ -26,6 +26,11 @@ class ContactSolver {
   // std::invalid_argument naming the solver.
   virtual SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda);
   virtual bool acceptsDelassus() const { return false; }
+  // M^-1 J^T lambda (6 per dynamic-body slot, as applyInvMassJt; possibly followed by more entries)
+  // for the lambda that the last solve of a problem with contacts returned, when the solver kept it
+  // while solving; null when it did not. It equals applyInvMassJt's result up to rounding (the
+  // solver summed it update by update), so the caller need not form it again.
+  virtual const Eigen::VectorXd* bodySpaceResponse() const { return nullptr; }
   // The registry name, for messages (set by makeSolver and the registry's makers).
   const std::string& name() const { return name_; }
   void setName(std::string name) { name_ = std::move(name); }

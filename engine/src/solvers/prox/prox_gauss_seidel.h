@@ -1,5 +1,6 @@
 #pragma once
 #include <array>
+#include <cstddef>
 #include <vector>
 
 #include "solvers/prox/prox_solver.h"
@@ -25,6 +26,8 @@ namespace contactlab {
 class ProxGaussSeidel final : public ProxSolver {
  public:
   ProxGaussSeidel() : ProxSolver(ProxAlgorithm::GaussSeidel) {}
+  // w = M^-1 J^T lambda of Alg. 2, kept in step with the iterate (also after a roll-back).
+  const Eigen::VectorXd* bodySpaceResponse() const override { return &w_; }
   static constexpr int kGroupWidth = 4;
   // kGroupWidth doubles, one per lane (GCC/Clang vector extension); on baseline x86-64 each
   // arithmetic operation on a LanePack is two SSE2 instructions.
@@ -41,8 +44,7 @@ class ProxGaussSeidel final : public ProxSolver {
  private:
   static constexpr int kLookahead = 32;  // contacts not yet visited that a group may pick from
 
-  // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed) and
-  // lambda, which the sweep updates here and copies out at its end.
+  // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
   struct alignas(kGroupWidth * sizeof(double)) ContactGroup {
     LanePack normal[3], tangentT[3], tangentS[3];  // the frame C = [n t s], one column each
@@ -52,19 +54,25 @@ class ProxGaussSeidel final : public ProxSolver {
     LanePack friction[3];
     LanePack frictionMetricSqrt[3];  // Global and Local: sqrt(G) of the friction rows, G = R_f^-1
     LanePack diagonalA[4];  // merit weights (zero in padding lanes)
-    LanePack lambda[4];  // the iterate lambda^k, zero in padding lanes
     // M^-1 of both sides (eq. 59), fixed for the solve: the inverse mass and I_WF^-1, which is
     // symmetric, as six entries (xx, yy, zz, xy, xz, yz); zero for a static side. Filled once per
     // solve instead of gathered from the bodies on every sweep.
     LanePack massA, massB, inertiaA[6], inertiaB[6];
     std::array<int, kGroupWidth> contact;  // contact index, -1 for padding
-    std::array<int, kGroupWidth> slotA;    // slot into w_; static sides get a zero slot
-    std::array<int, kGroupWidth> slotB;
+    // Where each lane's side starts in w_ (6 * slot, as a pointer offset, so that the sweep does no
+    // index arithmetic); static sides get a zero slot of their own lane.
+    std::array<std::ptrdiff_t, kGroupWidth> offsetA;
+    std::array<std::ptrdiff_t, kGroupWidth> offsetB;
   };
-  using GroupLambda = std::array<LanePack, 4>;
+  // A group's lambda (n, t, s, tau), zero in padding lanes; aligned like ContactGroup (a bare
+  // array of LanePacks gets only 16-byte alignment where AVX is not enabled).
+  struct alignas(kGroupWidth * sizeof(double)) GroupLambda : std::array<LanePack, 4> {};
   void formGroups(const ContactProblem& problem);
   double updateGroups(const RFactors& r);
-  double updateGroup(ContactGroup& group, const RFactors& r);
+  void setResponseOfCurrentIterate();  // w_ (zeroed, sized) += M^-1 J^T lambda of the current buffer
+  static void addResponse(const ContactGroup& group, const GroupLambda& delta, LanePack (&wA)[6], LanePack (&wB)[6]);
+  static void updateGroup(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
+                          const RFactors& r, LanePack& merit);
 
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
@@ -72,8 +80,12 @@ class ProxGaussSeidel final : public ProxSolver {
   // The groups depend only on the sequence of (slotA, slotB) over the contacts; a resting scene
   // keeps it from step to step, and then the previous step's groups are reused.
   std::vector<int> groupedSlots_;          // 2 * numContacts: slotA, slotB of the groups' problem
-  std::vector<GroupLambda> bestLambda_;    // per group: the iterate with the lowest merit
-  Eigen::VectorXd lambdaScratch_;          // 4 * numContacts, for rebuilding w after a roll-back
+  // Three iterates, one entry per group: the current one, the one with the lowest merit so far and
+  // the one the next sweep writes (the sweep reads lambda^k from one and writes lambda^{k+1} to
+  // another). Keeping the best iterate is then choosing an index instead of copying every lambda.
+  std::array<std::vector<GroupLambda>, 3> lambdaBuffers_;
+  int currentBuffer_ = 0;
+  int bestBuffer_ = 0;
 };
 
 }  // namespace contactlab
