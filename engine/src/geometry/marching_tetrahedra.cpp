@@ -63,6 +63,9 @@ TriangleMesh marchingTetrahedra(const std::function<double(const Vec3&)>& f, con
     for (int j = 0; j < cells.y(); ++j)
       for (int i = 0; i < cells.x(); ++i) {
         const auto corner = [&](int bits) { return pointIndex(i + (bits & 1), j + ((bits >> 1) & 1), k + ((bits >> 2) & 1)); };
+        int insideCorners = 0;
+        for (int bits = 0; bits < 8; ++bits) insideCorners += value[corner(bits)] < 0.0;
+        if (insideCorners == 0 || insideCorners == 8) continue;  // most cubes: the surface misses them
         for (const auto& order : kAxisOrders) {
           const std::array<int, 4> tet = {corner(0), corner(order[0]), corner(order[0] | order[1]), corner(7)};
           std::vector<int> inside, outside;

@@ -163,12 +163,11 @@ class Simplifier {
     --aliveVertices_;
     positions_[c.keep] = c.position;
     quadrics_[c.keep] += quadrics_[c.remove];
+    // Every queued collapse of either end is now stale; only the kept vertex's edges changed cost
+    // (no other quadric changed), so only they are queued again.
     ++stamps_[c.keep];
-    ++stamps_[c.remove];  // every queued collapse of the removed vertex is now stale
-    for (const int w : neighbours(c.keep)) {
-      ++stamps_[w];  // its other edges' costs are unchanged, but they must be re-queued with the new stamp
-      for (const int x : neighbours(w)) push(w, x);
-    }
+    ++stamps_[c.remove];
+    for (const int w : neighbours(c.keep)) push(c.keep, w);
   }
 
   std::vector<Vec3> positions_;
