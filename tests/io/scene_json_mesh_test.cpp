@@ -76,6 +76,22 @@ TEST(SceneJsonMesh, ExampleSceneFilesLoad) {
   EXPECT_EQ(gallery.bodies.size(), 12u);
 }
 
+// "source_frame": the pose places the file's coordinates. A box whose file puts its centre at
+// (1, 2, 3), placed by its file frame at the origin turned a quarter about z, has its centre of mass
+// at (-2, 1, 3) and its (body = file, the box's tensor being diagonal) axes turned the same.
+TEST(SceneJsonMesh, SourceFramePlacesTheMeshWhereItsFilePutsIt) {
+  const TemporaryDirectory directory;
+  TriangleMesh box = boxMesh(Vec3(0.5, 1.0, 1.5));
+  for (Vec3& v : box.vertices) v += Vec3(1, 2, 3);
+  directory.write("box.obj", objText(box));
+  const std::string quarter = "[0.7071067811865476, 0, 0, 0.7071067811865476]";
+  const Scene scene = loadSceneFile(directory.write(
+      "scene.json", R"({"bodies": [{"shape": "mesh", "obj": "box.obj", "source_frame": true, "position": [0, 0, 0], "orientation": )" +
+                        quarter + "}]}"));
+  EXPECT_TRUE(scene.bodies[0].position.isApprox(Vec3(-2, 1, 3), 1e-6)) << scene.bodies[0].position.transpose();
+  EXPECT_TRUE(scene.bodies[0].orientation.isApprox(Quat(Eigen::AngleAxisd(0.5 * 3.14159265358979323846, Vec3::UnitZ())), 1e-9));
+}
+
 TEST(SceneJsonMesh, ErrorsNameTheSceneFileTheBodyAndTheProblem) {
   EXPECT_EQ(errorOf(R"({"bodies": [{"shape": "mesh", "mesh": "teapot", "position": [0, 0, 0]}]})")
                 .rfind("mesh.json: bodies[0].mesh: unknown mesh \"teapot\" (known: ", 0),

@@ -39,6 +39,11 @@ struct MeshGeometry {
   Vec3 principalInertiaPerUnitDensity = Vec3::Zero();
   double boundingRadius = 0.0;  // of the smallest origin-centred ball holding the surface
   Vec3 boundsLower = Vec3::Zero(), boundsUpper = Vec3::Zero();  // the surface's box in the body frame
+  // Where the body frame sits in the source's own coordinates (after scaling): x_source =
+  // bodyToSourceRotation x_body + centreOfMassInSource. A scene uses it to place a mesh by its
+  // file's frame instead of its centre of mass and principal axes.
+  Quat bodyToSourceRotation = Quat::Identity();
+  Vec3 centreOfMassInSource = Vec3::Zero();
 };
 
 // A mesh that cannot be used (open, inconsistently oriented, unreadable file, tetgen failure...):

@@ -88,7 +88,10 @@ MeshGeometry buildMeshGeometry(const TriangleMesh& surface, const std::string& s
     throw MeshError(source + ": scale must be positive and finite, got " + std::to_string(scale));
   TriangleMesh scaled = surface;
   for (Vec3& v : scaled.vertices) v *= scale;
-  MeshGeometry geometry = meshInBodyFrame(scaled, source).geometry;
+  const MeshInBodyFrame inBodyFrame = meshInBodyFrame(scaled, source);
+  MeshGeometry geometry = inBodyFrame.geometry;
+  geometry.bodyToSourceRotation = Quat(inBodyFrame.bodyToInput.rotation);
+  geometry.centreOfMassInSource = inBodyFrame.bodyToInput.position;
   geometry.source = source;
   geometry.sourceIsObjFile = sourceIsObjFile;
   geometry.scale = scale;

@@ -309,7 +309,7 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
                        const std::string& shapeName) {
   std::vector<std::string_view> keys = {"name", "shape"};
   if (shapeName == "box") keys.push_back("size");
-  else if (shapeName == "mesh") keys.insert(keys.end(), {"mesh", "obj", "scale"});
+  else if (shapeName == "mesh") keys.insert(keys.end(), {"mesh", "obj", "scale", "source_frame"});
   else keys.push_back("radius");
   if (shapeName == "capsule") keys.push_back("length");
   keys.insert(keys.end(), {"position", "orientation", "velocity", "angular_velocity", "density", "mass", "mu",
@@ -321,6 +321,13 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
   body.require("position", "for every body but a plane");
   desc.position = body.vec3("position");
   if (body.has("orientation")) desc.orientation = readOrientation(body);
+  if (shapeName == "mesh" && body.has("source_frame") && body.flag("source_frame")) {
+    // position and orientation place the mesh's own frame (its file's coordinates): the body frame
+    // sits at the centre of mass, turned by the principal axes, within it.
+    const MeshGeometry& mesh = *std::get<MeshShape>(desc.shape).geometry;
+    desc.position += desc.orientation * mesh.centreOfMassInSource;
+    desc.orientation = desc.orientation * mesh.bodyToSourceRotation;
+  }
   desc.velocity = body.vec3("velocity", Vec3::Zero());
   desc.angularVelocity = body.vec3("angular_velocity", Vec3::Zero());
 
