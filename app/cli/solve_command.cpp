@@ -18,6 +18,8 @@ struct SolveOptions {
   RFactorStrategy rFactor = RFactorStrategy::Global;
   double tol = 1e-8;
   int maxIterations = 10000;
+  int localIterations = 1;
+  double localTolerance = 0.1;
   std::string out;
 };
 
@@ -38,6 +40,11 @@ constexpr const char* kSolveHelp =
     "                              absolute; no relative test). pgs, psor, pgs-sm, modulus-gs: stop when\n"
     "                              their own merit is below X absolute (default 1e-8)\n"
     "  --max-iter K                most sweeps (default 10000)\n"
+    "  --local-iter K              prox-gs: at most K proximal steps per contact and sweep, repeated until the\n"
+    "                              contact's own step is at most --local-tol times the smaller of the last\n"
+    "                              sweep's merit and its first step (a block Gauss-Seidel sweep; default 1,\n"
+    "                              the PROX paper's Alg. 2; docs/fc3d.md says when more pays)\n"
+    "  --local-tol X               prox-gs with --local-iter > 1: the fraction above (default 0.1)\n"
     "  --out FILE                  CSV of the solution: contact,r_n,r_t1,r_t2,u_n,u_t1,u_t2 (u = W r + q)\n"
     "  --help                      show this help\n"
     "\n"
@@ -74,7 +81,8 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     const auto equals = arg.find('=');
     const std::string_view name = arg.substr(0, equals);
     std::string_view value;
-    if (name != "--solver" && name != "--rfactor" && name != "--tol" && name != "--max-iter" && name != "--out")
+    if (name != "--solver" && name != "--rfactor" && name != "--tol" && name != "--max-iter" && name != "--out" &&
+        name != "--local-iter" && name != "--local-tol")
       throw UsageError("unknown flag " + std::string(name));
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
     else if (i + 1 < args.size()) value = args[++i];
@@ -84,6 +92,8 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
       if (!parseRFactor(value, o.rFactor)) reject(name, "expected global, local or blocked, got " + quoted(value));
     } else if (name == "--tol") o.tol = positiveNumber(name, value);
     else if (name == "--max-iter") o.maxIterations = wholeNumber(name, value, 1);
+    else if (name == "--local-iter") o.localIterations = wholeNumber(name, value, 1);
+    else if (name == "--local-tol") o.localTolerance = positiveNumber(name, value);
     else o.out = outputPath(name, value);
   }
   if (!haveFile) throw UsageError("solve needs a FILE.dat (a Siconos frictional contact problem)");
@@ -106,6 +116,8 @@ int solveCommand(Args args) {
   settings.tolRel = 0.0;
   settings.naturalMapTolerance = options->tol;
   settings.maxIterations = options->maxIterations;
+  settings.proxLocalIterations = options->localIterations;
+  settings.proxLocalTolerance = options->localTolerance;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).

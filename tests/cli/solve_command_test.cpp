@@ -68,14 +68,15 @@ TEST(SolveCommand, PrintsOneLineAndWritesTheSolution) {
 }
 
 // The acceptance: PROX-GS to 1e-8 on the seven samples with at most 9 contacts, with every
-// r-factor (Blocked on the unsymmetric Rover problems needs RFactors' symmetric part of W_kk).
+// r-factor (Blocked on the unsymmetric Rover problems needs RFactors' symmetric part of W_kk), and
+// with Local as a block Gauss-Seidel (--local-iter, the setting the Siconos bench runs).
 TEST(SolveCommand, ReachesTheToleranceOnTheSevenSmallSamples) {
   CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   for (const test::Fc3dSample& sample : test::fc3dSamples()) {
     if (sample.contacts > 9) continue;
-    for (const char* rFactor : {"global", "local", "blocked"}) {
-      SCOPED_TRACE(sample.file + " " + rFactor);
-      const CliResult result = runCli("solve '" + test::fc3dPath(sample.file) + "' --rfactor " + rFactor);
+    for (const char* flags : {"global", "local", "blocked", "local --local-iter 10 --local-tol 0.01"}) {
+      SCOPED_TRACE(sample.file + " " + flags);
+      const CliResult result = runCli("solve '" + test::fc3dPath(sample.file) + "' --rfactor " + flags);
       ASSERT_EQ(result.exitCode, 0) << result.output;
       EXPECT_NE(result.output.find(", converged,"), std::string::npos) << result.output;
       EXPECT_LE(residualOf(result.output), 1e-8) << result.output;
@@ -125,7 +126,8 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
   const std::string good = "'" + test::fc3dPath("FC3D_Example1.dat") + "'";
   for (const auto& [flags, mention] : std::vector<std::pair<std::string, std::string>>{
            {"--tol -1", "--tol"}, {"--max-iter x", "--max-iter"}, {"--solver nope", "--solver"},
-           {"--rfactor fast", "--rfactor"}, {"--frobnicate 1", "--frobnicate"}}) {
+           {"--rfactor fast", "--rfactor"}, {"--frobnicate 1", "--frobnicate"},
+           {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}}) {
     result = runCli("solve " + good + " " + flags);
     EXPECT_EQ(result.exitCode, 2) << flags << ": " << result.output;
     EXPECT_NE(result.output.find(mention), std::string::npos) << result.output;

@@ -29,6 +29,15 @@ struct SolverSettings {
   // `contactlab-cli solve` uses it: the eq. 27 merit (the step length) is not the natural map, and
   // can fall below a tolerance before it.
   double naturalMapTolerance = 0.0;
+  // prox-gs on Delassus problems (problem files): the most proximal steps per contact and sweep.
+  // 1 is PROX paper Alg. 2 (one step per contact). More makes the sweep a block (nonlinear)
+  // Gauss-Seidel sweep: contact k repeats z = lambda_k - R_k v_k, lambda_k = prox(z) with the other
+  // contacts fixed, v_k kept in step through W_kk, until its own step (weighted as the merit) is at
+  // most proxLocalTolerance times the smaller of the previous sweep's merit and its first step,
+  // so the 3x3 (4x4) local problem is solved about as exactly as Siconos' NSGS solves it. Ignored by
+  // the body-space sweeps and by prox-jacobi.
+  int proxLocalIterations = 1;
+  double proxLocalTolerance = 0.1;
 
   // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR
   // converges for any omega in (0, 2) on an LCP with a symmetric positive definite A (Cottle, Pang

@@ -1,5 +1,7 @@
 #include "solvers/prox/prox_delassus.h"
 
+#include <algorithm>
+
 #include "solvers/contact_rows.h"
 #include "solvers/pgs.h"
 #include "solvers/prox/prox_contact_update.h"
@@ -7,7 +9,9 @@
 
 namespace contactlab {
 
-void ProxDelassusSweep::prepare(const DelassusProblem& problem) {
+void ProxDelassusSweep::prepare(const DelassusProblem& problem, int localIterations, double localTolerance) {
+  localIterations_ = std::max(localIterations, 1);
+  localTolerance_ = localTolerance;
   // Jacobi's step split (prox_jacobi.h explains why it is needed): without bodies we split it among
   // the contacts that contact k's velocity depends on, the blocks of its block row (itself
   // included). That is at least the body-space count (the contacts on its busiest body), so never
@@ -19,7 +23,7 @@ void ProxDelassusSweep::prepare(const DelassusProblem& problem) {
 double ProxDelassusSweep::sweep(const DelassusProblem& problem, const RFactors& r) {
   switch (algorithm_) {
     case ProxAlgorithm::Jacobi: return sweepJacobi(problem, r);
-    case ProxAlgorithm::GaussSeidel: return sweepGaussSeidel(problem, r);
+    case ProxAlgorithm::GaussSeidel: return previousMerit_ = sweepGaussSeidel(problem, r);
     case ProxAlgorithm::BoxGaussSeidel: {
       DelassusRows rows;
       rows.bind(problem);
@@ -34,11 +38,34 @@ double ProxDelassusSweep::sweepGaussSeidel(const DelassusProblem& problem, const
   double merit = 0.0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const Vec4 previous = lambda_.segment<4>(4 * k);
-    const Vec4 next = proxContactUpdate(problem.friction[k], r, k, 1.0, previous, problem.velocity(k, lambda_));
+    const Vec4 next = solveContact(problem, r, k, previous);
     lambda_.segment<4>(4 * k) = next;
     merit = ProxSolver::mergeMerit(merit, problem.diagonalBlock(k).diagonal(), next - previous);
   }
   return merit;
+}
+
+Vec4 ProxDelassusSweep::solveContact(const DelassusProblem& problem, const RFactors& r, int k,
+                                     const Vec4& previous) const {
+  Vec4 velocity = problem.velocity(k, lambda_);
+  Vec4 current = proxContactUpdate(problem.friction[k], r, k, 1.0, previous, velocity);
+  if (localIterations_ == 1) return current;
+  // The block Gauss-Seidel of the local problem v_k = W_kk lambda_k + (q_k + sum_{l != k} W_kl
+  // lambda_l): the other contacts' part of v_k is fixed, so a step changes v_k by W_kk times it.
+  // Each repeat is Alg. 2's update on this one contact, whose fixed points are its local solution
+  // (eq. 21 with the friction set sized by the current lambda_n, as at the global fixed point).
+  const Mat4& diagonal = problem.diagonalBlock(k);
+  const Vec4 weights = diagonal.diagonal();
+  Vec4 step = current - previous;
+  const double firstStep = ProxSolver::mergeMerit(0.0, weights, step);
+  const double threshold = localTolerance_ * std::min(firstStep, previousMerit_);
+  for (int i = 1; i < localIterations_ && ProxSolver::mergeMerit(0.0, weights, step) > threshold; ++i) {
+    velocity.noalias() += diagonal * step;
+    const Vec4 next = proxContactUpdate(problem.friction[k], r, k, 1.0, current, velocity);
+    step = next - current;
+    current = next;
+  }
+  return current;
 }
 
 double ProxDelassusSweep::sweepJacobi(const DelassusProblem& problem, const RFactors& r) {

@@ -3,6 +3,7 @@
 // Alg. 1 (Jacobi) and Alg. 2 (Gauss-Seidel) over W's block rows, v_k = q_k + sum_l W_kl lambda_l,
 // and PGS/PSOR's box sweep (pgs.h) on the same rows.
 // ProxSolver runs them in its outer loop (stopping, roll-back), as it does the body-space sweeps.
+#include <limits>
 #include <vector>
 
 #include "solvers/delassus_problem.h"
@@ -17,8 +18,12 @@ class ProxDelassusSweep {
  public:
   explicit ProxDelassusSweep(ProxAlgorithm algorithm) : algorithm_(algorithm) {}
 
-  void prepare(const DelassusProblem& problem);
-  void setIterate(const Eigen::VectorXd& lambda) { lambda_ = lambda; }
+  // `localIterations`, `localTolerance`: SolverSettings::proxLocalIterations, proxLocalTolerance.
+  void prepare(const DelassusProblem& problem, int localIterations, double localTolerance);
+  void setIterate(const Eigen::VectorXd& lambda) {
+    lambda_ = lambda;
+    previousMerit_ = std::numeric_limits<double>::infinity();
+  }
   // One sweep; returns the merit of ProxSolver::mergeMerit (weights: the diagonal of W).
   double sweep(const DelassusProblem& problem, const RFactors& r);
   void keepBestIterate() { best_ = lambda_; }
@@ -29,10 +34,16 @@ class ProxDelassusSweep {
  private:
   double sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r);
   double sweepJacobi(const DelassusProblem& problem, const RFactors& r);
+  // Contact k's local problem (the others fixed) by up to localIterations_ proximal steps; returns
+  // the new lambda_k.
+  Vec4 solveContact(const DelassusProblem& problem, const RFactors& r, int k, const Vec4& previous) const;
 
   ProxAlgorithm algorithm_;
   Eigen::VectorXd lambda_, next_, best_;  // 4 per contact
   std::vector<double> share_;             // Jacobi: per contact 1 / (blocks in its block row)
+  int localIterations_ = 1;
+  double localTolerance_ = 0.0;
+  double previousMerit_ = std::numeric_limits<double>::infinity();  // Gauss-Seidel: the last sweep's
 };
 
 }  // namespace contactlab

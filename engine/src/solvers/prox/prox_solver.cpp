@@ -30,9 +30,10 @@ struct ProxSolver::BodySpaceIteration {
 struct ProxSolver::DelassusIteration {
   ProxDelassusSweep& sweeper;
   const DelassusProblem& problem;
+  const SolverSettings& settings;
   void initialize(RFactors& r, RFactorStrategy strategy) {
     r.initialize(strategy, problem);
-    sweeper.prepare(problem);
+    sweeper.prepare(problem, settings.proxLocalIterations, settings.proxLocalTolerance);
   }
   void setIterate(const Eigen::VectorXd& lambda) { sweeper.setIterate(lambda); }
   double sweep(const RFactors& r) { return sweeper.sweep(problem, r); }
@@ -53,7 +54,7 @@ SolveReport ProxSolver::solve(const ContactProblem& problem, const SolverSetting
 SolveReport ProxSolver::solve(const DelassusProblem& problem, const SolverSettings& settings,
                               Eigen::VectorXd& lambda) {
   return solveWithNaturalMap(problem, lambda, [&] {
-    return run(problem.numContacts(), settings, lambda, DelassusIteration{delassusSweep_, problem});
+    return run(problem.numContacts(), settings, lambda, DelassusIteration{delassusSweep_, problem, settings});
   });
 }
 
