@@ -45,20 +45,25 @@ void ThreadPool::workerLoop() {
     jobReady_.wait(lock, [&] { return stopping_ || generation_ != seen; });
     if (stopping_) return;
     seen = generation_;
+    // A job is open while body_ is set. A worker that wakes after the caller closed it (every
+    // chunk taken) skips it: the caller never waits for a worker the scheduler has not run yet.
+    if (!body_) continue;
+    const ChunkBody& body = *body_;
+    ++pendingWorkers_;
     lock.unlock();
-    runChunks();
+    runChunks(body);
     lock.lock();
     if (--pendingWorkers_ == 0) jobDone_.notify_all();
   }
 }
 
-void ThreadPool::runChunks() {
+void ThreadPool::runChunks(const ChunkBody& body) {
   insideParallelFor = true;
   for (;;) {
     const int chunk = nextChunk_.fetch_add(1, std::memory_order_relaxed);
     if (chunk >= chunks_ || failed_.load(std::memory_order_relaxed)) break;
     try {
-      (*body_)(chunk * grain_, std::min(count_, (chunk + 1) * grain_), chunk);
+      body(chunk * grain_, std::min(count_, (chunk + 1) * grain_), chunk);
     } catch (...) {
       const std::lock_guard lock(mutex_);
       failed_.store(true, std::memory_order_relaxed);
@@ -88,19 +93,18 @@ void ThreadPool::parallelFor(int count, int grain, const ChunkBody& body) {
     failed_.store(false, std::memory_order_relaxed);
     failedChunk_ = -1;
     failure_ = nullptr;
-    pendingWorkers_ = static_cast<int>(workers_.size());
     ++generation_;
   }
   jobReady_.notify_all();
-  runChunks();
+  runChunks(body);
   std::exception_ptr failure;
   {
-    // Every worker reports back for every job, even one that woke after the chunks ran out: so
-    // none can miss a job and later read the next job's counters with this job's body, and body_
-    // stays alive until the last worker has let go of it.
+    // Every chunk is taken: close the job, then wait for the workers that joined it to finish
+    // their last chunks. The job's parameters stay unchanged until then, and no worker joins a
+    // closed job, so none can run this job's chunks with the next job's counters.
     std::unique_lock lock(mutex_);
-    jobDone_.wait(lock, [&] { return pendingWorkers_ == 0; });
     body_ = nullptr;
+    jobDone_.wait(lock, [&] { return pendingWorkers_ == 0; });
     failure = failure_;
     failure_ = nullptr;
   }

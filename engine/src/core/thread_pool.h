@@ -42,7 +42,7 @@ class ThreadPool {
 
  private:
   void workerLoop();
-  void runChunks();  // takes chunks of the current job until none is left
+  void runChunks(const ChunkBody& body);  // takes chunks of the current job until none is left
 
   std::vector<std::thread> workers_;
 
@@ -52,13 +52,13 @@ class ThreadPool {
   std::condition_variable jobDone_;
   std::uint64_t generation_ = 0;
   bool stopping_ = false;
-  const ChunkBody* body_ = nullptr;
+  const ChunkBody* body_ = nullptr;  // set while the current job is open to workers
   int count_ = 0;
   int grain_ = 1;
   int chunks_ = 0;
   std::atomic<int> nextChunk_{0};
   std::atomic<bool> failed_{false};
-  int pendingWorkers_ = 0;     // workers not yet done with the current job (under mutex_)
+  int pendingWorkers_ = 0;     // workers that joined the current job and are still in it (under mutex_)
   int failedChunk_ = -1;       // lowest chunk that threw (under mutex_)
   std::exception_ptr failure_;  // its exception
 };
