@@ -134,6 +134,8 @@ const Flag kRunFlags[] = {
      [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.modulusAlpha = positiveNumber(f, v); }},
     {"--modulus-gamma", "X", "modulus-gs: gamma of the modulus transformation (default 2)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.modulusGamma = positiveNumber(f, v); }},
+    {"--threads", "N", "threads a step runs on, N >= 1; results are bit-identical for any N (default 1)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.threads = wholeNumber(f, v, 1); }},
     {"--warm-start", "on|off", "start each solve from the last step's impulses (default on)",
      setToggle<&SolverSettings::warmStart>},
     {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",

@@ -16,8 +16,12 @@ namespace contactlab::cli {
 namespace {
 
 // The benchmark scenes and the 10-sweep setting are in bench_scenes.h, shared with bench/; this
-// command also runs PROX-GS to the paper's 1e-3.
-std::vector<SolverSettings> benchSettings() { return {tenSweepSettings(), SolverSettings{}}; }
+// command also runs PROX-GS to the paper's 1e-3, both on `threads` threads.
+std::vector<SolverSettings> benchSettings(int threads) {
+  std::vector<SolverSettings> settings{tenSweepSettings(), SolverSettings{}};
+  for (SolverSettings& s : settings) s.threads = threads;
+  return settings;
+}
 
 constexpr const char* kBenchHelp =
     "usage: contactlab-cli bench [flags]\n"
@@ -32,6 +36,7 @@ constexpr const char* kBenchHelp =
     "  --warmup N       untimed steps before timing (default: 100, the pile 150)\n"
     "  --steps N        timed steps (default: 200, the pile 20)\n"
     "  --csv FILE       also write the table as CSV\n"
+    "  --threads N      threads each step runs on, N >= 1 (default: 1)\n"
     "  --help           show this help\n";
 
 struct BenchRow {
@@ -92,7 +97,7 @@ void printRow(const BenchRow& row) {
 void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  out << "scene,solver,rfactor,tol_abs,tol_rel,max_iter,bodies,mean_contacts,median_step_ms";
+  out << "scene,solver,rfactor,tol_abs,tol_rel,max_iter,threads,bodies,mean_contacts,median_step_ms";
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s)
     out << ",median_" << stageName(static_cast<Stage>(s)) << "_ms";
   out << ",median_solver_ms,mean_iterations,ns_per_contact_sweep\n";
@@ -100,7 +105,7 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
   for (const BenchRow& row : rows) {
     out << row.scene << ',' << row.settings.solver << ',' << rFactorName(row.settings.rFactor) << ','
         << row.settings.tolAbs << ',' << row.settings.tolRel << ',' << row.settings.maxIterations << ','
-        << row.bodies << ',' << row.meanContacts << ',' << row.stepMs;
+        << row.settings.threads << ',' << row.bodies << ',' << row.meanContacts << ',' << row.stepMs;
     for (double ms : row.stageMs) out << ',' << ms;
     out << ',' << row.solverMs << ',' << row.meanIterations << ',' << row.nsPerContactSweep << '\n';
   }
@@ -110,13 +115,17 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
 }  // namespace
 
 int benchCommand(Args args) {
-  const std::optional<BenchOptions> options = parseBenchFlags(args, "bench", kBenchHelp);
+  int threads = 1;
+  const std::optional<BenchOptions> options = parseBenchFlags(
+      args, "bench", kBenchHelp, {"--threads"},
+      [&](std::string_view flag, std::string_view value) { threads = countFlag(flag, value, 1); });
   if (!options) return 0;  // --help
   std::vector<BenchRow> rows;
+  std::printf("threads: %d\n", threads);
   printHeader();
   for (const BenchScene& scene : benchScenes()) {
     if (!sceneChosen(options->scenes, scene.name)) continue;
-    for (const SolverSettings& settings : benchSettings()) {
+    for (const SolverSettings& settings : benchSettings(threads)) {
       rows.push_back(measure(scene, settings, options->warmupFor(scene), options->stepsFor(scene)));
       printRow(rows.back());
     }

@@ -59,6 +59,7 @@ constexpr const char* kStudyHelp =
     "  --tol-rel X            relative tolerance of the merit (default: 1e-3, the paper's; 0: never)\n"
     "  --param SCENE:KEY=V    a built-in scene's parameter, e.g. pile:count=2000; repeatable\n"
     "  --seed N               seed of the built-in scenes (default: 1)\n"
+    "  --threads N            threads each step runs on, N >= 1 (default: 1; results do not depend on it)\n"
     "  --help                 show this help\n";
 
 std::vector<std::string> splitList(std::string_view text) {
@@ -118,6 +119,8 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
       options.settings.tolAbs = nonNegativeNumberFlag(flag, value);
     } else if (flag == "--tol-rel") {
       options.settings.tolRel = nonNegativeNumberFlag(flag, value);
+    } else if (flag == "--threads") {
+      options.settings.threads = wholeNumberFlag(flag, value, 1);
     } else if (flag == "--seed") {
       options.seed = static_cast<std::uint64_t>(wholeNumberFlag(flag, value, 0));
     } else if (flag == "--param") {

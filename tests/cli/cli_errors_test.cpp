@@ -53,6 +53,9 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --modulus-alpha 0"), "--modulus-alpha: must be positive");
   expectOneLineError(runCli("run bounce --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
   expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");
+  expectOneLineError(runCli("run bounce --threads 0"), "--threads: must be at least 1");
+  expectOneLineError(runCli("bench --threads 0"), "--threads: expected a whole number >= 1");
+  expectOneLineError(runCli("study --out /tmp/x --threads -1"), "--threads");
   expectOneLineError(runCli("run bounce --trace"), "--trace: needs a value");
   expectOneLineError(runCli("run bounce --param height"), "--param: expected KEY=VALUE");
   expectOneLineError(runCli("run bounce --param colour=3"), "\"colour\"");

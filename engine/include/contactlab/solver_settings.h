@@ -20,6 +20,11 @@ struct SolverSettings {
   double tolRel = 1e-3;      // 0 means never stop early on this test
   bool warmStart = true;
   bool stabilize = false;  // post-stabilization, paper sec. 4.4
+  // Threads a World step runs on (>= 1): broadphase, narrowphase, assembly, integration and the
+  // PROX Jacobi sweep run in parallel, with bit-identical results for any count (docs/threads.md).
+  // 1 by default: the machines this is developed on are shared, and a parallel region costs
+  // a few microseconds of wake-up, more than it saves on small scenes.
+  int threads = 1;
   // World: compute SolveReport::naturalMapResidual after every solve (costs a W product, so off).
   bool computeNaturalMap = false;
   // When > 0 (the PROX solvers), convergence means the natural-map residual (solvers/natural_map.h)

@@ -5,6 +5,8 @@
 #include <cassert>
 #include <cmath>
 
+#include "core/thread_pool.h"
+
 namespace contactlab {
 
 namespace {
@@ -53,7 +55,7 @@ void BroadphaseGrid::forEachCell(const CellRange& range, Visit&& visit) {
 }
 
 void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector<std::uint8_t>& movable,
-                               std::vector<BodyPair>& pairs) {
+                               std::vector<BodyPair>& pairs, ThreadPool* pool) {
   assert(boxes.size() == movable.size());
   const int n = static_cast<int>(boxes.size());
   pairs.clear();
@@ -113,28 +115,48 @@ void BroadphaseGrid::findPairs(const std::vector<Aabb>& boxes, const std::vector
   }
 
   // Pairs sharing a cell. Two boxes share every cell of their overlap, so a pair is reported only
-  // from the cell holding the lower corner of that overlap, once.
-  for (const int used : usedSlots_) {
-    const CellSlot& slot = slots_[used];
-    const int* bucket = cellBodies_.data() + slot.start;
-    for (int i = 0; i < slot.count; ++i)
-      for (int j = i + 1; j < slot.count; ++j) {
-        const int a = bucket[i], b = bucket[j];
-        if (!movable[a] && !movable[b]) continue;
-        bool ownedHere = true;
-        for (int axis = 0; axis < 3; ++axis)
-          ownedHere &= std::max(ranges_[a].lower[axis], ranges_[b].lower[axis]) == slot.cell[axis];
-        if (ownedHere && boxes[a].overlaps(boxes[b])) pairs.push_back({a, b});
+  // from the cell holding the lower corner of that overlap, once. Cells are searched in parallel,
+  // each chunk of cells into a list of its own; the order the pairs are found in does not matter,
+  // the sort below puts them in the one order (a, b).
+  constexpr int kCellsPerChunk = 256;
+  const int cellChunks = ThreadPool::chunkCount(static_cast<int>(usedSlots_.size()), kCellsPerChunk);
+  // Then large boxes against every box, chunks of the other boxes per large box; two large ones
+  // meet once, from the smaller index.
+  constexpr int kOthersPerChunk = 1024;
+  const int otherChunks = ThreadPool::chunkCount(n, kOthersPerChunk);
+  const int largeChunks = static_cast<int>(largeBodies_.size()) * otherChunks;
+  if (static_cast<int>(chunkPairs_.size()) < cellChunks + largeChunks) chunkPairs_.resize(cellChunks + largeChunks);
+  parallelFor(pool, cellChunks + largeChunks, 1, [&](int chunk, int, int) {
+    std::vector<BodyPair>& found = chunkPairs_[chunk];
+    found.clear();
+    if (chunk < cellChunks) {
+      const int lastSlot = std::min(static_cast<int>(usedSlots_.size()), (chunk + 1) * kCellsPerChunk);
+      for (int s = chunk * kCellsPerChunk; s < lastSlot; ++s) {
+        const CellSlot& slot = slots_[usedSlots_[s]];
+        const int* bucket = cellBodies_.data() + slot.start;
+        for (int i = 0; i < slot.count; ++i)
+          for (int j = i + 1; j < slot.count; ++j) {
+            const int a = bucket[i], b = bucket[j];
+            if (!movable[a] && !movable[b]) continue;
+            bool ownedHere = true;
+            for (int axis = 0; axis < 3; ++axis)
+              ownedHere &= std::max(ranges_[a].lower[axis], ranges_[b].lower[axis]) == slot.cell[axis];
+            if (ownedHere && boxes[a].overlaps(boxes[b])) found.push_back({a, b});
+          }
       }
-  }
-
-  // Large boxes against every box; two large ones meet once, from the smaller index.
-  for (const int large : largeBodies_)
-    for (int other = 0; other < n; ++other) {
+      return;
+    }
+    const int large = largeBodies_[(chunk - cellChunks) / otherChunks];
+    const int otherChunk = (chunk - cellChunks) % otherChunks;
+    const int lastOther = std::min(n, (otherChunk + 1) * kOthersPerChunk);
+    for (int other = otherChunk * kOthersPerChunk; other < lastOther; ++other) {
       if (other == large || (ranges_[other].large && other < large)) continue;
       if ((movable[large] || movable[other]) && boxes[large].overlaps(boxes[other]))
-        pairs.push_back({std::min(large, other), std::max(large, other)});
+        found.push_back({std::min(large, other), std::max(large, other)});
     }
+  });
+  for (int chunk = 0; chunk < cellChunks + largeChunks; ++chunk)
+    pairs.insert(pairs.end(), chunkPairs_[chunk].begin(), chunkPairs_[chunk].end());
 
   // Sorted by (a, b): a counting sort by a (each pair was found once, so the order is total), then
   // each body's few pairs by b. A comparison sort of the whole list cost more than the grid.

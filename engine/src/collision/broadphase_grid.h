@@ -8,6 +8,8 @@
 
 namespace contactlab {
 
+class ThreadPool;
+
 struct BodyPair {
   int a = 0, b = 0;  // a < b
   bool operator==(const BodyPair&) const = default;
@@ -19,8 +21,10 @@ class BroadphaseGrid {
   // Every pair (a < b) whose boxes overlap and at least one of which `movable`, sorted by (a, b).
   // Expected O(n) for bodies of similar size: the cell size follows the median box extent, and
   // boxes spanning many cells (ground, planes, containers) are tested against all others directly.
+  // The grid is filled serially; the pair search runs on `pool` (serially when null), with the
+  // same result for any thread count.
   void findPairs(const std::vector<Aabb>& boxes, const std::vector<std::uint8_t>& movable,
-                 std::vector<BodyPair>& pairs);
+                 std::vector<BodyPair>& pairs, ThreadPool* pool = nullptr);
 
   // The occupied cells of the last findPairs, as boxes, for drawing the grid in the viewer.
   void occupiedCells(std::vector<Aabb>& cells) const;
@@ -55,6 +59,7 @@ class BroadphaseGrid {
   std::vector<CellEntry> entries_;  // (cell's slot, body) in counting order, so filling need not hash again
   std::vector<int> pairStart_;          // where each body's pairs (as the lower index) begin, sorted
   std::vector<BodyPair> sortedPairs_;
+  std::vector<std::vector<BodyPair>> chunkPairs_;  // pairs found per chunk of the parallel search
 };
 
 }  // namespace contactlab

@@ -22,9 +22,15 @@ struct BodyContact {
 // ground box at dt = 0.01 (tests/physics/tunnelling_test.cpp).
 inline constexpr double kContactSkin = 0.005;  // metres; keeps resting contacts alive for warm starts
 
+class ThreadPool;
+
 class ContactGenerator {
  public:
-  void generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity, std::vector<BodyContact>& out);
+  // Contacts sorted by pair (a, b), each pair's points in narrowphase order; the same for any
+  // thread count of `pool` (serial when null): the boxes, the pair search and the pairs'
+  // narrowphase run in parallel, each writing slots of its own (docs/threads.md).
+  void generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity, std::vector<BodyContact>& out,
+                ThreadPool* pool = nullptr);
 
   // What the last generate() saw, for the viewer: each body's inflated box at q^{t+1/2}, and the grid.
   const std::vector<Aabb>& boundingBoxes() const { return boxes_; }
@@ -37,7 +43,11 @@ class ContactGenerator {
   std::vector<double> motion_;
   std::vector<std::uint8_t> movable_;
   std::vector<BodyPair> pairs_;
-  ContactManifold manifold_;
+  struct ChunkContacts {  // one chunk of pairs' narrowphase output and scratch, kept between steps
+    ContactManifold manifold;
+    std::vector<BodyContact> contacts;
+  };
+  std::vector<ChunkContacts> chunkContacts_;
 };
 
 }  // namespace contactlab

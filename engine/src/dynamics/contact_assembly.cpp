@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/thread_pool.h"
+
 namespace contactlab {
 namespace {
 
@@ -58,7 +60,7 @@ Vec4 relativeContactVelocity(const Body& bodyA, const Body& bodyB, const Vec3& p
 }
 
 void buildContactProblem(const AssemblyInput& input, const std::vector<BodyContact>& contacts,
-                         ContactProblem& problem, ContactExtras& extras) {
+                         ContactProblem& problem, ContactExtras& extras, ThreadPool* pool) {
   const std::vector<Body>& bodies = *input.bodies;
   const std::vector<int>& slotOfBody = *input.slotOfBody;
   const std::vector<Vec6>& freeVelocity = *input.freeVelocity;
@@ -68,59 +70,67 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
   extras.frames.resize(contacts.size());
   extras.impactClosing.assign(contacts.size(), 0.0);
 
-  // M^-1 per dynamic body, once per step (eq. 58-59), rather than per contact.
+  // M^-1 per dynamic body, once per step (eq. 58-59), rather than per contact. This and the
+  // contact loop below write each body's or contact's own entries only, so they run in parallel
+  // with the same result for any thread count.
   problem.inverseMass.resize(problem.numSlots);
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const int slot = slotOfBody[i];
-    if (slot < 0) continue;
-    problem.inverseMass[slot] = {bodies[i].invInertiaWorld(), bodies[i].invMass};
-  }
+  constexpr int kBodiesPerChunk = 256;
+  parallelFor(pool, static_cast<int>(bodies.size()), kBodiesPerChunk, [&](int begin, int end, int) {
+    for (int i = begin; i < end; ++i) {
+      const int slot = slotOfBody[i];
+      if (slot < 0) continue;
+      problem.inverseMass[slot] = {bodies[i].invInertiaWorld(), bodies[i].invMass};
+    }
+  });
 
-  for (std::size_t k = 0; k < contacts.size(); ++k) {
-    const BodyContact& contact = contacts[k];
-    const Body& bodyA = bodies[contact.bodyA];
-    const Body& bodyB = bodies[contact.bodyB];
-    ContactBlock& block = problem.blocks[k];
-    block.frame = contactFrame(contact.contact.normal);
-    extras.frames[k] = block.frame;
+  constexpr int kContactsPerChunk = 256;
+  parallelFor(pool, static_cast<int>(contacts.size()), kContactsPerChunk, [&](int begin, int end, int) {
+    for (int k = begin; k < end; ++k) {
+      const BodyContact& contact = contacts[k];
+      const Body& bodyA = bodies[contact.bodyA];
+      const Body& bodyB = bodies[contact.bodyB];
+      ContactBlock& block = problem.blocks[k];
+      block.frame = contactFrame(contact.contact.normal);
+      extras.frames[k] = block.frame;
 
-    block.slotA = slotOfBody[contact.bodyA];
-    block.slotB = slotOfBody[contact.bodyB];
-    block.armA = contact.contact.point - bodyA.position;
-    block.armB = contact.contact.point - bodyB.position;
+      block.slotA = slotOfBody[contact.bodyA];
+      block.slotB = slotOfBody[contact.bodyB];
+      block.armA = contact.contact.point - bodyA.position;
+      block.armB = contact.contact.point - bodyB.position;
 
-    // J u_free; bodies without a slot move as prescribed (or not at all).
-    const Vec4 free = jacobianTimesVelocities(
-        block.frame, block.armA, block.slotA >= 0 ? freeVelocity[block.slotA] : bodyVelocity(bodyA), block.armB,
-        block.slotB >= 0 ? freeVelocity[block.slotB] : bodyVelocity(bodyB));
+      // J u_free; bodies without a slot move as prescribed (or not at all).
+      const Vec4 free = jacobianTimesVelocities(
+          block.frame, block.armA, block.slotA >= 0 ? freeVelocity[block.slotA] : bodyVelocity(bodyA), block.armB,
+          block.slotB >= 0 ? freeVelocity[block.slotB] : bodyVelocity(bodyB));
 
-    // Normal row of b (eq. 19, 22): the Newton impact law adds eps v^-_n (eq. 14a) when the contact
-    // closes within this step at a speed above the threshold. Otherwise a contact still open by
-    // gap g > 0 may close at most by g over the step to the next midpoint: v_n^+ >= -g/dt. The
-    // impact case keeps eps exact in the velocities; the gap g it had not yet closed is made up at
-    // position level after the step (placeImpacts): with the impact at time g/|v^-| after the
-    // midpoint, the exact path ends (1 + eps) g closer to the surface than ours.
-    // v^-_n = (J u^t)_n, only needed, and so only formed, when the pair can bounce (most scenes
-    // have eps = 0 everywhere).
-    const double gap = contact.contact.gap;
-    const double restitution = std::max(bodyA.restitution, bodyB.restitution);
-    const double preImpactNormal =
-        restitution > 0.0
-            ? jacobianTimesVelocities(block.frame, block.armA, bodyVelocity(bodyA), block.armB, bodyVelocity(bodyB))[kNormal]
-            : 0.0;
-    const bool impact = restitution > 0.0 && preImpactNormal < -input.restitutionThreshold &&
-                        gap + input.dt * preImpactNormal < 0.0;
-    Vec4 extra = Vec4::Zero();
-    extra[kNormal] = impact ? restitution * preImpactNormal : std::max(gap, 0.0) / input.dt;
-    if (impact && gap > 0.0) extras.impactClosing[k] = (1.0 + restitution) * gap;
-    block.b = free + extra;
+      // Normal row of b (eq. 19, 22): the Newton impact law adds eps v^-_n (eq. 14a) when the contact
+      // closes within this step at a speed above the threshold. Otherwise a contact still open by
+      // gap g > 0 may close at most by g over the step to the next midpoint: v_n^+ >= -g/dt. The
+      // impact case keeps eps exact in the velocities; the gap g it had not yet closed is made up at
+      // position level after the step (placeImpacts): with the impact at time g/|v^-| after the
+      // midpoint, the exact path ends (1 + eps) g closer to the surface than ours.
+      // v^-_n = (J u^t)_n, only needed, and so only formed, when the pair can bounce (most scenes
+      // have eps = 0 everywhere).
+      const double gap = contact.contact.gap;
+      const double restitution = std::max(bodyA.restitution, bodyB.restitution);
+      const double preImpactNormal =
+          restitution > 0.0
+              ? jacobianTimesVelocities(block.frame, block.armA, bodyVelocity(bodyA), block.armB, bodyVelocity(bodyB))[kNormal]
+              : 0.0;
+      const bool impact = restitution > 0.0 && preImpactNormal < -input.restitutionThreshold &&
+                          gap + input.dt * preImpactNormal < 0.0;
+      Vec4 extra = Vec4::Zero();
+      extra[kNormal] = impact ? restitution * preImpactNormal : std::max(gap, 0.0) / input.dt;
+      if (impact && gap > 0.0) extras.impactClosing[k] = (1.0 + restitution) * gap;
+      block.b = free + extra;
 
-    // Pair friction: sqrt(a b) for mu and mu_tau (a combination that lets a frictionless body stay
-    // frictionless); eq. 16 with mu_s = mu_t (isotropic Coulomb).
-    const double mu = std::sqrt(bodyA.mu * bodyB.mu);
-    block.friction = Vec3(mu, mu, std::sqrt(bodyA.muTorsion * bodyB.muTorsion));
-    block.diagonalA = diagonalOfA(block, problem.inverseMass);
-  }
+      // Pair friction: sqrt(a b) for mu and mu_tau (a combination that lets a frictionless body stay
+      // frictionless); eq. 16 with mu_s = mu_t (isotropic Coulomb).
+      const double mu = std::sqrt(bodyA.mu * bodyB.mu);
+      block.friction = Vec3(mu, mu, std::sqrt(bodyA.muTorsion * bodyB.muTorsion));
+      block.diagonalA = diagonalOfA(block, problem.inverseMass);
+    }
+  });
 }
 
 }  // namespace contactlab

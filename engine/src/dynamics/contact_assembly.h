@@ -30,7 +30,8 @@ struct ContactExtras {
   std::vector<double> impactClosing;   // (1 + eps) g for an impact detected at gap g > 0, else 0
 };
 
+// Runs on `pool` (serially when null), with the same result for any thread count.
 void buildContactProblem(const AssemblyInput& input, const std::vector<BodyContact>& contacts,
-                         ContactProblem& problem, ContactExtras& extras);
+                         ContactProblem& problem, ContactExtras& extras, ThreadPool* pool = nullptr);
 
 }  // namespace contactlab

@@ -8,6 +8,8 @@
 
 namespace contactlab {
 
+class ThreadPool;
+
 // Rows of a contact block, in the order of eq. 52.
 enum ContactRow { kNormal = 0, kTangentT = 1, kTangentS = 2, kTorsion = 3 };
 
@@ -83,21 +85,54 @@ inline Vec4 contactVelocity(const ContactBlock& block, const Eigen::VectorXd& w)
   return block.b + jacobianTimes(block, w);
 }
 
+// One side of (M^-1 J^T)_k applied to a contact impulse (eq. 56, 59): body j (Sign = +1) moves by
+// M_j^-1 [P; r_j x P + n dtau], body i (Sign = -1) by minus its own; `linear` and `angular` are the
+// side's 3-vectors of w. One function for the in-place update of the Gauss-Seidel sweep and the
+// per-body gather of the parallel applyInvMassJt, so the two add the same terms the same way.
+template <int Sign>
+[[gnu::always_inline]] inline void addSideResponse(const SlotInverseMass& m, const Vec3& arm, const Vec3& impulse,
+                                                   const Vec3& torsion, auto&& linear, auto&& angular) {
+  if constexpr (Sign > 0) {
+    linear += m.invMass * impulse;
+    angular.noalias() += m.invInertiaWorld * (arm.cross(impulse) + torsion);
+  } else {
+    linear -= m.invMass * impulse;
+    angular.noalias() -= m.invInertiaWorld * (arm.cross(impulse) + torsion);
+  }
+}
+
 // Adds (M^-1 J^T)_k * deltaLambda into w (PROX Alg. 2, line 9).
 [[gnu::always_inline]] inline void addInvMassJt(const ContactProblem& problem, int k, const Vec4& deltaLambda, Eigen::VectorXd& w) {
   const ContactBlock& block = problem.blocks[k];
   const Vec3 impulse = block.frame * deltaLambda.head<3>();      // on body j; body i gets -impulse
   const Vec3 torsion = block.frame.col(0) * deltaLambda[kTorsion];
-  if (block.slotB >= 0) {
-    const SlotInverseMass& m = problem.inverseMass[block.slotB];
-    w.segment<3>(6 * block.slotB) += m.invMass * impulse;
-    w.segment<3>(6 * block.slotB + 3).noalias() += m.invInertiaWorld * (block.armB.cross(impulse) + torsion);
-  }
-  if (block.slotA >= 0) {
-    const SlotInverseMass& m = problem.inverseMass[block.slotA];
-    w.segment<3>(6 * block.slotA) -= m.invMass * impulse;
-    w.segment<3>(6 * block.slotA + 3).noalias() -= m.invInertiaWorld * (block.armA.cross(impulse) + torsion);
-  }
+  if (block.slotB >= 0)
+    addSideResponse<+1>(problem.inverseMass[block.slotB], block.armB, impulse, torsion,
+                        w.segment<3>(6 * block.slotB), w.segment<3>(6 * block.slotB + 3));
+  if (block.slotA >= 0)
+    addSideResponse<-1>(problem.inverseMass[block.slotA], block.armA, impulse, torsion,
+                        w.segment<3>(6 * block.slotA), w.segment<3>(6 * block.slotA + 3));
 }
+
+// The contacts touching each dynamic body (slot), in increasing contact order, so that a body can
+// gather its own part of M^-1 J^T lambda: what makes applyInvMassJt parallel over bodies without
+// changing a bit of the result (each body sums the same terms in the same order as the serial loop).
+class SlotContacts {
+ public:
+  void build(const ContactProblem& problem);
+  // Contact indices of `slot`: [begin(slot), end(slot)).
+  const int* begin(int slot) const { return contacts_.data() + start_[slot]; }
+  const int* end(int slot) const { return contacts_.data() + start_[slot + 1]; }
+  int count(int slot) const { return start_[slot + 1] - start_[slot]; }
+
+ private:
+  std::vector<int> start_;     // numSlots + 1 offsets into contacts_
+  std::vector<int> contacts_;  // 2 * numContacts at most: each contact under each of its dynamic bodies
+};
+
+// w = M^-1 J^T lambda as above, gathered per body on `pool` (serially when null); bit-identical to
+// the serial applyInvMassJt for any thread count. `contacts` must have been built from `problem`.
+void applyInvMassJt(const ContactProblem& problem, const SlotContacts& contacts, const Eigen::VectorXd& lambda,
+                    Eigen::VectorXd& w, ThreadPool* pool);
 
 }  // namespace contactlab

@@ -9,6 +9,7 @@
 #include "collision/contact_cache.h"
 #include "collision/contact_generation.h"
 #include "core/stage_timer.h"
+#include "core/thread_pool.h"
 #include "dynamics/body_setup.h"
 #include "dynamics/contact_assembly.h"
 #include "dynamics/moreau_midpoint.h"
@@ -31,6 +32,7 @@ struct World::Impl {
 
   SolverSettings settings;
   std::unique_ptr<ContactSolver> solver;
+  std::unique_ptr<ThreadPool> pool;  // settings.threads threads; shared by every stage and the solver
 
   ContactGenerator contactGenerator;
   ContactCache warmStartCache;
@@ -41,6 +43,7 @@ struct World::Impl {
   ContactExtras extras;            // per contact: frame, impact closing
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
   Eigen::VectorXd contactResponse; // 6 * slots: M^-1 J^T lambda
+  SlotContacts slotContacts;       // per slot: its contacts, for gathering contactResponse per body
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
   StepMetrics metrics;
@@ -88,8 +91,8 @@ void World::Impl::step() {
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
     setKinematicVelocities(bodies, time, dt);
-    halfStepPositions(bodies, dt);  // eq. 41
-    computeFreeVelocities(bodies, bodyOfSlot, gravity, dt, freeVelocity);
+    halfStepPositions(bodies, dt, pool.get());  // eq. 41
+    computeFreeVelocities(bodies, bodyOfSlot, gravity, dt, freeVelocity, pool.get());
   }
   {
     ScopedStageTimer timer(metrics, Stage::Collision);
@@ -109,11 +112,12 @@ void World::Impl::step() {
     // Eq. 42b needs M^-1 J^T lambda; Gauss-Seidel solvers already hold it.
     const Eigen::VectorXd* response = problem.numContacts() > 0 ? solver->bodySpaceResponse() : nullptr;
     if (!response) {
-      applyInvMassJt(problem, lambda, contactResponse);
+      slotContacts.build(problem);
+      applyInvMassJt(problem, slotContacts, lambda, contactResponse, pool.get());
       response = &contactResponse;
     }
-    integrateVelocities(bodies, bodyOfSlot, freeVelocity, *response);  // eq. 42b
-    finishPositions(bodies, dt);                                               // eq. 42c
+    integrateVelocities(bodies, bodyOfSlot, freeVelocity, *response, pool.get());  // eq. 42b
+    finishPositions(bodies, dt, pool.get());                                        // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
   }
   {
@@ -127,7 +131,7 @@ void World::Impl::step() {
   checkFinite();
 }
 
-void World::Impl::collide() { contactGenerator.generate(bodies, dt, gravity, bodyContacts); }
+void World::Impl::collide() { contactGenerator.generate(bodies, dt, gravity, bodyContacts, pool.get()); }
 
 void World::Impl::buildProblem() {
   AssemblyInput input;
@@ -136,7 +140,7 @@ void World::Impl::buildProblem() {
   input.freeVelocity = &freeVelocity;
   input.dt = dt;
   input.restitutionThreshold = 2.0 * gravity.norm() * dt;
-  buildContactProblem(input, bodyContacts, problem, extras);
+  buildContactProblem(input, bodyContacts, problem, extras, pool.get());
 }
 
 void World::Impl::warmStart() {
@@ -244,11 +248,16 @@ void World::setSolverSettings(const SolverSettings& settings) {
   if (settings.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
   if (!(settings.tolAbs >= 0.0) || !(settings.tolRel >= 0.0))
     throw std::invalid_argument("tolerances must be non-negative");
+  if (settings.threads < 1)
+    throw std::invalid_argument("threads must be at least 1, got " + std::to_string(settings.threads));
   if (!impl_->solver || settings.solver != impl_->settings.solver) {
     std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
     if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver + "\"");
     impl_->solver = std::move(solver);
   }
+  if (!impl_->pool || impl_->pool->threadCount() != settings.threads)
+    impl_->pool = std::make_unique<ThreadPool>(settings.threads);
+  impl_->solver->setThreadPool(impl_->pool.get());
   impl_->settings = settings;
 }
 

@@ -34,6 +34,12 @@ class ContactSolver {
   // The registry name, for messages (set by makeSolver and the registry's makers).
   const std::string& name() const { return name_; }
   void setName(std::string name) { name_ = std::move(name); }
+  // Where solvers with a parallel sweep run it (docs/threads.md); null (the default) runs it on
+  // the calling thread. The pool belongs to the caller (the World) and must outlive the solves.
+  void setThreadPool(ThreadPool* pool) { threadPool_ = pool; }
+
+ protected:
+  ThreadPool* threadPool() const { return threadPool_; }
 
  protected:
   // What every Delassus solve does around the solve proper: `lambda` made the problem's size (zero
@@ -48,6 +54,7 @@ class ContactSolver {
 
  private:
   std::string name_;
+  ThreadPool* threadPool_ = nullptr;
 };
 
 // The stopping test the solvers share, after a sweep whose merit is `merit` (`previousMerit` after

@@ -6,7 +6,8 @@
 namespace contactlab {
 
 // PROX Jacobi (paper Alg. 1): every contact updated from the previous iterate; the sweep is
-// independent per contact and so parallelizes.
+// independent per contact and so runs in parallel on the solver's thread pool, with the same
+// result for any thread count (docs/threads.md).
 //
 // Departure from the paper: contact k's step is z = lambda_k - R_k v / n_k, with n_k the largest
 // number of contacts on either of its dynamic bodies (mass splitting, as in Tonge, Benevolenski and
@@ -36,8 +37,9 @@ class ProxJacobi final : public ProxSolver {
   Eigen::VectorXd lambda_;  // lambda^k
   Eigen::VectorXd next_;    // lambda^{k+1} while lambda^k is still read
   Eigen::VectorXd best_;    // the iterate with the lowest merit, restored on divergence
-  std::vector<double> share_;     // per contact: 1 / n_k, the mass-splitting factor of its step
-  std::vector<int> contactsOnSlot_;  // per dynamic body: its contacts (scratch of prepare)
+  std::vector<double> share_;       // per contact: 1 / n_k, the mass-splitting factor of its step
+  SlotContacts slotContacts_;       // per dynamic body: its contacts, for gathering w per body
+  std::vector<double> chunkMerit_;  // per chunk of the parallel sweep: the merit of its contacts
 };
 
 }  // namespace contactlab
