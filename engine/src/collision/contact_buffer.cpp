@@ -1,65 +1,105 @@
 #include "collision/contact_buffer.h"
 
 #include <algorithm>
-#include <cassert>
+#include <array>
 #include <tuple>
 
-#include "collision/narrowphase.h"
-
 namespace contactlab {
+
+void ContactBuffer::reset(double margin, double mergeDistance) {
+  margin_ = margin;
+  mergeDistance_ = mergeDistance;
+  points_.clear();
+}
 
 void ContactBuffer::add(const Vec3& witnessA, const Vec3& witnessB, const Vec3& normal, std::uint32_t feature) {
   const double gap = normal.dot(witnessB - witnessA);
   if (!(gap < margin_)) return;
-  assert(count_ < kCapacity);
-  points_[count_++] = ContactPoint{0.5 * (witnessA + witnessB), normal, gap, feature};
+  points_.push_back(ContactPoint{0.5 * (witnessA + witnessB), normal, gap, feature});
 }
 
-void ContactBuffer::finalizeInto(ContactManifold& out, bool flipNormals) {
+void ContactBuffer::finalizeInto(ContactManifold& out, bool flipNormals, int maxClusters) {
   sortAndMerge();
-  reduceToMaxPoints();
-  for (int i = 0; i < count_; ++i) {
+  clusterByNormal(maxClusters);
+  keep_.assign(points_.size(), 0);
+  for (int c = 0; c < maxClusters; ++c) {
+    members_.clear();
+    for (int i = 0; i < size(); ++i)
+      if (cluster_[i] == c) members_.push_back(i);
+    keepSupportPolygon(members_);
+  }
+  for (int i = 0; i < size(); ++i) {
+    if (!keep_[i]) continue;
     ContactPoint contact = points_[i];
     if (flipNormals) contact.normal = -contact.normal;
     out.push_back(contact);
   }
-  count_ = 0;
+  points_.clear();
 }
 
 // A canonical order (as the PROX paper orders its contacts) makes the output independent of the
 // order in which a pair happened to propose its points.
 void ContactBuffer::sortAndMerge() {
   auto key = [](const ContactPoint& c) { return std::tuple(c.feature, c.point.x(), c.point.y(), c.point.z()); };
-  std::sort(points_.begin(), points_.begin() + count_,
-            [&](const ContactPoint& l, const ContactPoint& r) { return key(l) < key(r); });
-  int kept = 0;
-  for (int i = 0; i < count_; ++i) {
+  std::sort(points_.begin(), points_.end(), [&](const ContactPoint& l, const ContactPoint& r) { return key(l) < key(r); });
+  size_t kept = 0;
+  for (size_t i = 0; i < points_.size(); ++i) {
     const bool duplicate = std::any_of(points_.begin(), points_.begin() + kept, [&](const ContactPoint& k) {
       return (k.point - points_[i].point).norm() <= mergeDistance_;
     });
     if (!duplicate) points_[kept++] = points_[i];
   }
-  count_ = kept;
+  points_.resize(kept);
+}
+
+// Greedy clustering: the deepest point not yet in a cluster starts one, which takes every free
+// point whose normal lies within about 25 degrees of its own; once maxClusters exist, the points
+// left join the cluster whose normal is nearest theirs. Ties go to the earlier point, so the result
+// is deterministic.
+void ContactBuffer::clusterByNormal(int maxClusters) {
+  constexpr double kSameDirection = 0.9;  // cosine of the largest angle between normals of a cluster
+  cluster_.assign(points_.size(), -1);
+  std::array<Vec3, kMaxMeshClusters> seedNormals;
+  int clusters = 0;
+  for (; clusters < maxClusters; ++clusters) {
+    int seed = -1;
+    for (int i = 0; i < size(); ++i)
+      if (cluster_[i] < 0 && (seed < 0 || points_[i].gap < points_[seed].gap)) seed = i;
+    if (seed < 0) break;
+    seedNormals[clusters] = points_[seed].normal;
+    for (int i = 0; i < size(); ++i)
+      if (cluster_[i] < 0 && points_[i].normal.dot(seedNormals[clusters]) >= kSameDirection) cluster_[i] = clusters;
+    cluster_[seed] = clusters;
+  }
+  for (int i = 0; i < size(); ++i) {
+    if (cluster_[i] >= 0) continue;
+    int nearest = 0;
+    for (int c = 1; c < clusters; ++c)
+      if (points_[i].normal.dot(seedNormals[c]) > points_[i].normal.dot(seedNormals[nearest])) nearest = c;
+    cluster_[i] = nearest;
+  }
 }
 
 // Keeps the deepest point (it carries the penetration), then the point farthest from it, then the
 // two that add the most area to the support polygon, which best resists tipping. Ties go to the
 // earlier point in the canonical order, so the choice is deterministic.
-void ContactBuffer::reduceToMaxPoints() {
-  if (count_ <= kMaxPointsPerPair) return;
-  const Vec3 normal = points_[0].normal;
-  std::array<bool, kCapacity> keep{};
+void ContactBuffer::keepSupportPolygon(const std::vector<int>& members) {
+  if (static_cast<int>(members.size()) <= kMaxPointsPerCluster) {
+    for (int i : members) keep_[i] = 1;
+    return;
+  }
+  const Vec3 normal = points_[members.front()].normal;
 
-  // Keeps the not yet kept point with the highest score (the first one on ties).
+  // Keeps the not yet kept member with the highest score (the first one on ties).
   auto pickBest = [&](auto score) {
     int best = -1;
     double bestScore = 0.0;
-    for (int i = 0; i < count_; ++i) {
-      if (keep[i]) continue;
+    for (int i : members) {
+      if (keep_[i]) continue;
       const double s = score(points_[i]);
       if (best < 0 || s > bestScore) best = i, bestScore = s;
     }
-    keep[best] = true;
+    keep_[best] = 1;
     return points_[best].point;
   };
   auto areaAlongNormal = [&](const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -76,11 +116,6 @@ void ContactBuffer::reduceToMaxPoints() {
     return -std::min({orientation * areaAlongNormal(p0, p1, c.point),
                       orientation * areaAlongNormal(p1, p2, c.point), orientation * areaAlongNormal(p2, p0, c.point)});
   });
-
-  int kept = 0;
-  for (int i = 0; i < count_; ++i)
-    if (keep[i]) points_[kept++] = points_[i];
-  count_ = kept;
 }
 
 void addBallContact(const Vec3& centreA, double radiusA, const Vec3& centreB, double radiusB,

@@ -28,7 +28,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   for (const BodyPair& pair : pairs_) {
     manifold_.clear();
     collideShapes(bodies[pair.a].shape, poses_[pair.a], bodies[pair.b].shape, poses_[pair.b],
-                  kContactSkin + motion_[pair.a] + motion_[pair.b], manifold_);
+                  kContactSkin + motion_[pair.a] + motion_[pair.b], &meshModels_, manifold_);
     for (const ContactPoint& point : manifold_) out.push_back({pair.a, pair.b, point});
   }
 }

@@ -9,17 +9,20 @@ namespace contactlab {
 
 namespace {
 
-using PairFunction = void (*)(const Shape&, const Pose&, const Shape&, const Pose&, ContactBuffer&);
+using PairFunction = void (*)(const Shape&, const Pose&, const Shape&, const Pose&, const MeshModelCache*,
+                              ContactBuffer&);
 
-// Adapts a typed pair function to the table's signature.
+// Adapts a typed pair function of two primitives to the table's signature.
 template <class A, class B, void (*collide)(const A&, const Pose&, const B&, const Pose&, ContactBuffer&)>
-void unpack(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, ContactBuffer& buffer) {
+void unpack(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, const MeshModelCache*,
+            ContactBuffer& buffer) {
   collide(std::get<A>(a), poseA, std::get<B>(b), poseB, buffer);
 }
 
 struct PairEntry {
   PairFunction collide = nullptr;  // null: the pair never touches (plane-plane)
   bool swapped = false;            // the function takes the shapes in the other order
+  int clusters = 1;                // normal clusters the reduction keeps (ContactBuffer::finalizeInto)
 };
 
 constexpr int kKinds = static_cast<int>(ShapeKind::Count);
@@ -49,15 +52,17 @@ constexpr PairTable kPairTable = makePairTable();
 }  // namespace
 
 void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                   ContactManifold& out) {
+                   const MeshModelCache* meshes, ContactManifold& out) {
   const PairEntry& entry = kPairTable[static_cast<int>(kindOf(a))][static_cast<int>(kindOf(b))];
   if (!entry.collide) return;
   // Points closer than this are one contact; relative to the larger shape so it scales with the scene.
   const double mergeDistance = 1e-6 * std::max(boundingRadius(a), boundingRadius(b));
-  ContactBuffer buffer(margin, mergeDistance);
-  if (entry.swapped) entry.collide(b, poseB, a, poseA, buffer);
-  else entry.collide(a, poseA, b, poseB, buffer);
-  buffer.finalizeInto(out, entry.swapped);
+  // One buffer per thread, kept from pair to pair so that mesh pairs stop allocating.
+  thread_local ContactBuffer buffer;
+  buffer.reset(margin, mergeDistance);
+  if (entry.swapped) entry.collide(b, poseB, a, poseA, meshes, buffer);
+  else entry.collide(a, poseA, b, poseB, meshes, buffer);
+  buffer.finalizeInto(out, entry.swapped, entry.clusters);
 }
 
 }  // namespace contactlab
