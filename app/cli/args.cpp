@@ -140,7 +140,7 @@ const Flag kRunFlags[] = {
      setToggle<&SolverSettings::warmStart>},
     {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",
      setToggle<&SolverSettings::stabilize>},
-    {"--kdop", "14|18|26", "k of the kDOPs in the mesh bodies' bounding volume hierarchies (default 18)",
+    {"--kdop", "14|18|26", "k of the kDOPs in the mesh bodies' bounding volume hierarchies (default 14)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        o.solver.kdop = wholeNumber(f, v, 0);
        if (!isSupportedKdop(o.solver.kdop)) reject(f, "expected 14, 18 or 26, got " + quoted(v));

@@ -186,7 +186,7 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
   }
 }
 
-TEST_P(KdopTreeQueries, TreeHasOneLeafPerPrimitive) {
+TEST_P(KdopTreeQueries, TreeHoldsEveryPrimitiveOnce) {
   const MeshCollisionModel model(sphere, GetParam());
   EXPECT_EQ(model.triangleTree().primitiveCount(), static_cast<int>(sphere->surface.triangles.size()));
   EXPECT_EQ(model.tetrahedronTree().primitiveCount(), static_cast<int>(sphere->tetrahedra.size()));

@@ -63,7 +63,7 @@ TEST(MeshModel, BadMeshesAreNamedInTheError) {
 TEST(MeshModelCache, OneModelPerGeometryRebuiltWhenKChanges) {
   const auto box = test::boxMesh(Vec3(1, 1, 1));
   MeshModelCache cache;
-  EXPECT_EQ(cache.k(), MeshModelCache::kDefaultKdop);
+  EXPECT_EQ(cache.k(), SolverSettings{}.kdop);
   const MeshCollisionModel& first = cache.prepare(box);
   EXPECT_EQ(&cache.prepare(box), &first);
   EXPECT_EQ(&cache.model(*box), &first);

@@ -98,4 +98,13 @@ Kdop kdopOfOrientedBox(std::span<const Vec3> axes, const Vec3& centre, const Mat
   return kdop;
 }
 
+OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin)
+    : axisCount_(static_cast<int>(axes.size())), margin_(margin) {
+  for (int i = 0; i < axisCount_; ++i) {
+    axesInOther_[i] = otherInThis.rotation.transpose() * axes[i];
+    absAxesInOther_[i] = axesInOther_[i].cwiseAbs();
+    offsets_[i] = axes[i].dot(otherInThis.position);
+  }
+}
+
 }  // namespace contactlab

@@ -6,7 +6,7 @@
 #include <array>
 #include <span>
 
-#include "contactlab/math.h"
+#include "geometry/shape_geometry.h"
 
 namespace contactlab {
 
@@ -41,5 +41,29 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
 // along a unit axis a is a . centre +- sum_i |a . r_i| h_i.
 Kdop kdopOfOrientedBox(std::span<const Vec3> axes, const Vec3& centre, const Mat3& rotation, const Vec3& halfExtents,
                        double margin);
+
+// Overlap tests of many boxes of another body (centre and half extents in that body's frame, as
+// the nodes of its tree give them) with kDOPs of this body. The pose's part of each projection
+// (a . R c + a . t and |a . R_j|) is formed once, so a test costs two 3-vectors' dot products per
+// axis and stops at the first separating slab.
+class OrientedBoxTest {
+ public:
+  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin);
+  bool overlaps(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents) const {
+    for (int i = 0; i < axisCount_; ++i) {
+      const double middle = axesInOther_[i].dot(centre) + offsets_[i];
+      const double radius = absAxesInOther_[i].dot(halfExtents) + margin_;
+      if (middle - radius > kdop.upper[i] || middle + radius < kdop.lower[i]) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::array<Vec3, kMaxKdopAxes> axesInOther_;     // R^T a
+  std::array<Vec3, kMaxKdopAxes> absAxesInOther_;  // |R^T a|, per component
+  std::array<double, kMaxKdopAxes> offsets_;       // a . t
+  int axisCount_;
+  double margin_;
+};
 
 }  // namespace contactlab

@@ -8,15 +8,14 @@ namespace contactlab {
 
 KdopTree::KdopTree(int k, std::span<const Kdop> primitiveBounds) : k_(k), axes_(kdopAxes(k)) {
   if (primitiveBounds.empty()) throw std::invalid_argument("a kDOP tree needs at least one primitive");
-  std::vector<int> primitives(primitiveBounds.size());
-  std::iota(primitives.begin(), primitives.end(), 0);
-  nodes_.reserve(2 * primitives.size() - 1);
+  order_.resize(primitiveBounds.size());
+  std::iota(order_.begin(), order_.end(), 0);
   nodes_.emplace_back();
-  build(0, primitives, primitiveBounds);
+  build(0, order_, primitiveBounds);
 }
 
-// Fills node `index` with `primitives`, then its subtree: both children are appended side by side
-// before either is filled.
+// Fills node `index` with `primitives` (a range of order_, which the splits reorder in place), then
+// its subtree: both children are appended side by side before either is filled.
 void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop> primitiveBounds) {
   const int axisCount = static_cast<int>(axes_.size());
   Kdop bounds = Kdop::empty();
@@ -26,8 +25,9 @@ void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop>
     centres.add(axes_.first(3), primitiveBounds[p].boxCentre());
   }
   nodes_[index].bounds = bounds;
-  if (primitives.size() == 1) {
-    nodes_[index].primitive = primitives[0];
+  if (primitives.size() <= static_cast<size_t>(kLeafSize)) {
+    nodes_[index].firstPrimitive = static_cast<int>(primitives.data() - order_.data());
+    nodes_[index].primitiveCount = static_cast<int>(primitives.size());
     return;
   }
 

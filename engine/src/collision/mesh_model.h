@@ -8,6 +8,7 @@
 
 #include "collision/kdop_tree.h"
 #include "contactlab/mesh.h"
+#include "contactlab/solver_settings.h"
 
 namespace contactlab {
 
@@ -48,8 +49,7 @@ class MeshCollisionModel {
 // geometry, so the address stays valid), built with the World's kDOP setting.
 class MeshModelCache {
  public:
-  explicit MeshModelCache(int k = kDefaultKdop);
-  static constexpr int kDefaultKdop = 18;
+  explicit MeshModelCache(int k = SolverSettings{}.kdop);
 
   int k() const { return k_; }
   // A different k drops every model; they are rebuilt on the next prepare().
