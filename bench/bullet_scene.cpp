@@ -52,6 +52,9 @@ std::unique_ptr<btCollisionShape> bulletShape(const Shape& shape) {
           // Bullet's height is the distance between the cap centres, our axis segment's length.
           return std::make_unique<btCapsuleShapeZ>(static_cast<btScalar>(s.radius),
                                                    static_cast<btScalar>(2.0 * s.halfLength));
+        } else if constexpr (std::is_same_v<S, MeshShape>) {
+          // The constructor refuses mesh bodies before any shape is converted.
+          throw std::logic_error("bulletShape: mesh bodies are not converted to Bullet");
         } else {
           static_assert(std::is_same_v<S, PlaneShape>);
           return std::make_unique<btStaticPlaneShape>(toBullet(s.normal.normalized()),
@@ -83,6 +86,8 @@ BulletScene::BulletScene(const Scene& scene, int solverIterations)
     const BodyDesc& desc = scene.bodies[index];
     if (desc.motion == MotionType::Kinematic)
       throw std::invalid_argument(bodyLabel(index, desc) + ": kinematic bodies are not converted to Bullet");
+    if (kindOf(desc.shape) == ShapeKind::Mesh)
+      throw std::invalid_argument(bodyLabel(index, desc) + ": mesh bodies are not converted to Bullet yet");
     // contactlab's own mass properties and resolved material (scene defaults applied).
     const Body body = makeBody(desc, scene.friction, index);
     shapes_.push_back(bulletShape(body.shape));

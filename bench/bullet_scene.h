@@ -27,6 +27,7 @@
 // - Sleeping is off for every dynamic body (DISABLE_DEACTIVATION), so Bullet does the same work in
 //   every step, as contactlab (which has no sleeping) does.
 // Kinematic bodies are not converted (std::invalid_argument naming the body): no benchmark scene has one.
+// Neither are mesh bodies yet (std::invalid_argument naming the body; btGImpactMeshShape comes later).
 #include <memory>
 #include <vector>
 

@@ -23,6 +23,12 @@ std::optional<Bounds> shapeBounds(const Shape& shape, const Vec3& position, cons
     halfSize = rotation.cwiseAbs() * box->halfExtents;
   } else if (const auto* capsule = std::get_if<CapsuleShape>(&shape)) {
     halfSize = rotation.col(2).cwiseAbs() * capsule->halfLength + Vec3::Constant(capsule->radius);
+  } else if (const auto* mesh = std::get_if<MeshShape>(&shape)) {
+    // The body-frame box of the surface, which need not be centred on the centre of mass.
+    const MeshGeometry& g = *mesh->geometry;
+    const Vec3 centre = position + rotation * (0.5 * (g.boundsLower + g.boundsUpper));
+    halfSize = rotation.cwiseAbs() * (0.5 * (g.boundsUpper - g.boundsLower));
+    return Bounds{centre - halfSize, centre + halfSize};
   } else {
     return std::nullopt;
   }

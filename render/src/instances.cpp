@@ -42,6 +42,7 @@ Quat rotationFromZ(const Vec3& n) { return Quat::FromTwoVectors(Vec3::UnitZ(), n
 
 void InstanceBatches::clear() {
   for (auto& batch : byMesh) batch.clear();
+  byGeometry.clear();
 }
 
 Color bodyColor(int bodyIndex, MotionType motion) {
@@ -73,6 +74,11 @@ void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceB
       for (const double end : {-capsule->halfLength, capsule->halfLength})
         batches[MeshKind::Sphere].push_back(
             makeInstance(pose * Eigen::Translation3d(0, 0, end) * Eigen::Scaling(r), color, style));
+    } else if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) {
+      auto batch = std::find_if(batches.byGeometry.begin(), batches.byGeometry.end(),
+                                [&](const GeometryInstances& b) { return b.geometry == mesh->geometry; });
+      if (batch == batches.byGeometry.end()) batch = batches.byGeometry.insert(batch, {mesh->geometry, {}});
+      batch->instances.push_back(makeInstance(pose, color, style));
     } else if (const auto* plane = std::get_if<PlaneShape>(&body.shape)) {
       const Vec3 normal = plane->normal.normalized();
       if (!normal.allFinite() || !std::isfinite(plane->offset)) continue;

@@ -61,6 +61,32 @@ std::optional<double> intersectCapsule(double radius, double halfLength, const V
   return nearest;
 }
 
+// Nearest entry through any triangle of a closed surface (Moller-Trumbore), or 0 when the ray
+// starts inside (an odd number of crossings ahead).
+std::optional<double> intersectSurface(const TriangleMesh& surface, const Vec3& origin, const Vec3& direction) {
+  std::optional<double> nearest;
+  int crossings = 0;
+  for (const auto& tri : surface.triangles) {
+    const Vec3& a = surface.vertices[tri[0]];
+    const Vec3 edge1 = surface.vertices[tri[1]] - a, edge2 = surface.vertices[tri[2]] - a;
+    const Vec3 p = direction.cross(edge2);
+    const double det = edge1.dot(p);
+    if (std::abs(det) < 1e-300) continue;
+    const Vec3 s = origin - a;
+    const double u = s.dot(p) / det;
+    if (u < 0.0 || u > 1.0) continue;
+    const Vec3 q = s.cross(edge1);
+    const double v = direction.dot(q) / det;
+    if (v < 0.0 || u + v > 1.0) continue;
+    const double t = edge2.dot(q) / det;
+    if (t < 0.0) continue;
+    ++crossings;
+    if (!nearest || t < *nearest) nearest = t;
+  }
+  if (crossings % 2 == 1) return 0.0;
+  return nearest;
+}
+
 }  // namespace
 
 std::optional<double> intersectShape(const Shape& shape, const Vec3& position, const Quat& orientation, const Ray& ray) {
@@ -72,6 +98,7 @@ std::optional<double> intersectShape(const Shape& shape, const Vec3& position, c
   if (const auto* box = std::get_if<BoxShape>(&shape)) return intersectBox(box->halfExtents, origin, direction);
   if (const auto* capsule = std::get_if<CapsuleShape>(&shape))
     return intersectCapsule(capsule->radius, capsule->halfLength, origin, direction);
+  if (const auto* mesh = std::get_if<MeshShape>(&shape)) return intersectSurface(mesh->geometry->surface, origin, direction);
   return std::nullopt;
 }
 

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <utility>
 
 #include "contactlab/render/bounds.h"
@@ -38,6 +40,62 @@ struct MeshBuffers {
   GLsizei indexCount = 0;
 };
 
+// Vertex, index and instance buffers for one mesh, with the attribute layout body.vert and
+// shadow.vert expect (position 0, normal 1, the instance's model columns, colour and style).
+MeshBuffers createBuffers(const MeshData& data) {
+  MeshBuffers mesh;
+  glGenVertexArrays(1, &mesh.vertexArray);
+  glGenBuffers(1, &mesh.vertexBuffer);
+  glGenBuffers(1, &mesh.indexBuffer);
+  glGenBuffers(1, &mesh.instanceBuffer);
+  glBindVertexArray(mesh.vertexArray);
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.vertexBuffer);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.vertices.size() * sizeof(float)), data.vertices.data(),
+               GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.indexBuffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.indices.size() * sizeof(std::uint32_t)),
+               data.indices.data(), GL_STATIC_DRAW);
+  mesh.indexCount = static_cast<GLsizei>(data.indices.size());
+
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.instanceBuffer);
+  constexpr GLsizei stride = sizeof(Instance);
+  for (GLuint column = 0; column < 4; ++column) {
+    glEnableVertexAttribArray(kModelLocation + column);
+    glVertexAttribPointer(kModelLocation + column, 4, GL_FLOAT, GL_FALSE, stride,
+                          reinterpret_cast<void*>(offsetof(Instance, model) + column * 4 * sizeof(float)));
+    glVertexAttribDivisor(kModelLocation + column, 1);
+  }
+  glEnableVertexAttribArray(kColorLocation);
+  glVertexAttribPointer(kColorLocation, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, color)));
+  glVertexAttribDivisor(kColorLocation, 1);
+  glEnableVertexAttribArray(kStyleLocation);
+  glVertexAttribPointer(kStyleLocation, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, style)));
+  glVertexAttribDivisor(kStyleLocation, 1);
+  return mesh;
+}
+
+void deleteBuffers(const MeshBuffers& mesh) {
+  const GLuint buffers[] = {mesh.vertexBuffer, mesh.indexBuffer, mesh.instanceBuffer};
+  glDeleteBuffers(3, buffers);
+  glDeleteVertexArrays(1, &mesh.vertexArray);
+}
+
+void uploadBatch(const MeshBuffers& mesh, const std::vector<Instance>& batch) {
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.instanceBuffer);
+  // Orphan and refill: the driver need not wait for last frame's draws to finish reading it.
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(batch.size() * sizeof(Instance)), batch.data(), GL_STREAM_DRAW);
+}
+
+void drawBatch(const MeshBuffers& mesh, std::size_t count) {
+  if (count == 0) return;
+  glBindVertexArray(mesh.vertexArray);
+  glDrawElementsInstanced(GL_TRIANGLES, mesh.indexCount, GL_UNSIGNED_INT, nullptr, static_cast<GLsizei>(count));
+}
+
 void setMatrix(GLint location, const Eigen::Matrix4f& matrix) {
   glUniformMatrix4fv(location, 1, GL_FALSE, matrix.data());
 }
@@ -58,6 +116,8 @@ void addSelectionOutline(const std::vector<Body>& bodies, int selectedBody, Debu
   else if (const auto* sphere = std::get_if<SphereShape>(&body.shape)) halfExtents = Vec3::Constant(sphere->radius);
   else if (const auto* capsule = std::get_if<CapsuleShape>(&body.shape))
     halfExtents = Vec3(capsule->radius, capsule->radius, capsule->halfLength + capsule->radius);
+  else if (const auto* mesh = std::get_if<MeshShape>(&body.shape))
+    halfExtents = mesh->geometry->boundsLower.cwiseAbs().cwiseMax(mesh->geometry->boundsUpper.cwiseAbs());
   else return;
   geometry.drawOrientedBox(body.position, body.orientation, kMargin * halfExtents, Color{1.0f, 0.85f, 0.2f, 1.0f});
 }
@@ -81,6 +141,9 @@ struct Renderer::Impl {
   int shadowTaps = 4;  // the programs' SHADOW_TAPS
 
   std::array<MeshBuffers, kMeshKindCount> meshes;
+  // Buffers of the mesh bodies' geometries, made on first sight and dropped when no body uses them;
+  // the shared pointer keeps the key's geometry alive while its buffers exist.
+  std::map<const MeshGeometry*, std::pair<std::shared_ptr<const MeshGeometry>, MeshBuffers>> geometryMeshes;
   GLuint debugVertexArray = 0, debugBuffer = 0;
   GLuint emptyVertexArray = 0;  // the background's full-screen triangle needs a bound VAO in core profile
 
@@ -114,41 +177,7 @@ struct Renderer::Impl {
 };
 
 void Renderer::Impl::createMeshes() {
-  for (int kind = 0; kind < kMeshKindCount; ++kind) {
-    const MeshData data = buildUnitMesh(static_cast<MeshKind>(kind));
-    MeshBuffers& mesh = meshes[kind];
-    glGenVertexArrays(1, &mesh.vertexArray);
-    glGenBuffers(1, &mesh.vertexBuffer);
-    glGenBuffers(1, &mesh.indexBuffer);
-    glGenBuffers(1, &mesh.instanceBuffer);
-    glBindVertexArray(mesh.vertexArray);
-    glBindBuffer(GL_ARRAY_BUFFER, mesh.vertexBuffer);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.vertices.size() * sizeof(float)), data.vertices.data(),
-                 GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(3 * sizeof(float)));
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.indexBuffer);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.indices.size() * sizeof(std::uint32_t)),
-                 data.indices.data(), GL_STATIC_DRAW);
-    mesh.indexCount = static_cast<GLsizei>(data.indices.size());
-
-    glBindBuffer(GL_ARRAY_BUFFER, mesh.instanceBuffer);
-    constexpr GLsizei stride = sizeof(Instance);
-    for (GLuint column = 0; column < 4; ++column) {
-      glEnableVertexAttribArray(kModelLocation + column);
-      glVertexAttribPointer(kModelLocation + column, 4, GL_FLOAT, GL_FALSE, stride,
-                            reinterpret_cast<void*>(offsetof(Instance, model) + column * 4 * sizeof(float)));
-      glVertexAttribDivisor(kModelLocation + column, 1);
-    }
-    glEnableVertexAttribArray(kColorLocation);
-    glVertexAttribPointer(kColorLocation, 4, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, color)));
-    glVertexAttribDivisor(kColorLocation, 1);
-    glEnableVertexAttribArray(kStyleLocation);
-    glVertexAttribPointer(kStyleLocation, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(offsetof(Instance, style)));
-    glVertexAttribDivisor(kStyleLocation, 1);
-  }
+  for (int kind = 0; kind < kMeshKindCount; ++kind) meshes[kind] = createBuffers(buildUnitMesh(static_cast<MeshKind>(kind)));
 
   glGenVertexArrays(1, &debugVertexArray);
   glGenBuffers(1, &debugBuffer);
@@ -240,23 +269,33 @@ void Renderer::Impl::resizeTargets(int newWidth, int newHeight, int newSamples) 
 }
 
 void Renderer::Impl::uploadInstances() {
-  for (int kind = 0; kind < kMeshKindCount; ++kind) {
-    const std::vector<Instance>& batch = instances.byMesh[kind];
-    glBindBuffer(GL_ARRAY_BUFFER, meshes[kind].instanceBuffer);
-    // Orphan and refill: the driver need not wait for last frame's draws to finish reading it.
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(batch.size() * sizeof(Instance)), batch.data(),
-                 GL_STREAM_DRAW);
+  for (int kind = 0; kind < kMeshKindCount; ++kind) uploadBatch(meshes[kind], instances.byMesh[kind]);
+  for (auto it = geometryMeshes.begin(); it != geometryMeshes.end();) {
+    const bool used = std::any_of(instances.byGeometry.begin(), instances.byGeometry.end(),
+                                  [&](const GeometryInstances& batch) { return batch.geometry.get() == it->first; });
+    if (used) {
+      ++it;
+    } else {
+      deleteBuffers(it->second.second);
+      it = geometryMeshes.erase(it);
+    }
+  }
+  for (const GeometryInstances& batch : instances.byGeometry) {
+    auto [it, added] = geometryMeshes.try_emplace(batch.geometry.get());
+    if (added) it->second = {batch.geometry, createBuffers(buildSurfaceMesh(batch.geometry->surface))};
+    uploadBatch(it->second.second, batch.instances);
   }
 }
 
 void Renderer::Impl::drawInstances(GLuint program, bool includePlanes) {
   glUseProgram(program);
   for (int kind = 0; kind < kMeshKindCount; ++kind) {
-    const auto count = static_cast<GLsizei>(instances.byMesh[kind].size());
-    if (count == 0 || (!includePlanes && static_cast<MeshKind>(kind) == MeshKind::Quad)) continue;
-    glBindVertexArray(meshes[kind].vertexArray);
-    glDrawElementsInstanced(GL_TRIANGLES, meshes[kind].indexCount, GL_UNSIGNED_INT, nullptr, count);
+    const std::size_t count = instances.byMesh[kind].size();
+    if (!includePlanes && static_cast<MeshKind>(kind) == MeshKind::Quad) continue;
+    drawBatch(meshes[kind], count);
   }
+  for (const GeometryInstances& batch : instances.byGeometry)
+    drawBatch(geometryMeshes.at(batch.geometry.get()).second, batch.instances.size());
   glBindVertexArray(0);
 }
 
@@ -365,11 +404,8 @@ Renderer::Renderer(std::string shaderDirectory) : impl_(std::make_unique<Impl>()
 
 Renderer::~Renderer() {
   impl_->deleteTargets();
-  for (const MeshBuffers& mesh : impl_->meshes) {
-    const GLuint buffers[] = {mesh.vertexBuffer, mesh.indexBuffer, mesh.instanceBuffer};
-    glDeleteBuffers(3, buffers);
-    glDeleteVertexArrays(1, &mesh.vertexArray);
-  }
+  for (const MeshBuffers& mesh : impl_->meshes) deleteBuffers(mesh);
+  for (const auto& [key, geometryMesh] : impl_->geometryMeshes) deleteBuffers(geometryMesh.second);
   glDeleteBuffers(1, &impl_->debugBuffer);
   const GLuint vertexArrays[] = {impl_->debugVertexArray, impl_->emptyVertexArray};
   glDeleteVertexArrays(2, vertexArrays);

@@ -107,3 +107,32 @@ MeshData buildUnitMesh(MeshKind kind) {
 }
 
 }  // namespace contactlab::render
+
+namespace contactlab::render {
+
+MeshData buildSurfaceMesh(const TriangleMesh& surface) {
+  const double cosCrease = std::cos(40.0 * 3.14159265358979323846 / 180.0);
+  // Area-weighted face normals (the cross product's length is twice the area).
+  std::vector<Vec3> weighted(surface.triangles.size());
+  std::vector<std::vector<int>> trianglesAt(surface.vertices.size());
+  for (std::size_t t = 0; t < surface.triangles.size(); ++t) {
+    const auto& tri = surface.triangles[t];
+    const Vec3& a = surface.vertices[tri[0]];
+    weighted[t] = (surface.vertices[tri[1]] - a).cross(surface.vertices[tri[2]] - a);
+    for (const int v : tri) trianglesAt[v].push_back(static_cast<int>(t));
+  }
+  MeshData mesh;
+  for (std::size_t t = 0; t < surface.triangles.size(); ++t) {
+    const Vec3 own = weighted[t].normalized();
+    for (const int v : surface.triangles[t]) {
+      Vec3 normal = Vec3::Zero();
+      for (const int other : trianglesAt[v])
+        if (weighted[other].normalized().dot(own) >= cosCrease) normal += weighted[other];
+      addVertex(mesh, surface.vertices[v], normal.normalized());
+      mesh.indices.push_back(vertexCount(mesh) - 1);
+    }
+  }
+  return mesh;
+}
+
+}  // namespace contactlab::render

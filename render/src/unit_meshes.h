@@ -15,4 +15,9 @@ struct MeshData {
 
 MeshData buildUnitMesh(MeshKind kind);
 
+// A mesh body's surface for drawing: each corner takes the area-weighted mean normal of the
+// triangles round its vertex that bend less than 40 degrees from its own triangle, so curved
+// surfaces look smooth and creases (a box's edges, a rook's battlements) stay sharp.
+MeshData buildSurfaceMesh(const TriangleMesh& surface);
+
 }  // namespace contactlab::render

@@ -42,6 +42,22 @@ TEST(Instances, CapsuleIsACylinderAndTwoEndSpheres) {
   EXPECT_TRUE(transformPoint(batches[MeshKind::Sphere][1], Vec3(0, 0, 1)).isApprox(Vec3(0, 0, 1.9), 1e-6));
 }
 
+TEST(Instances, MeshBodiesSharingAGeometryAreOneBatchPlacedByTheirPose) {
+  const MeshShape tetrahedron = test::unitTetrahedronShape();
+  const Quat turn(Eigen::AngleAxisd(0.5, Vec3::UnitZ()));
+  const std::vector<Body> bodies = {makeBody(tetrahedron, Vec3(1, 2, 3), MotionType::Dynamic, turn),
+                                    makeBody(BoxShape{}, Vec3::Zero()), makeBody(tetrahedron, Vec3(-1, 0, 0))};
+  InstanceBatches batches;
+  buildInstances(bodies, -1, batches);
+  ASSERT_EQ(batches.byGeometry.size(), 1u);
+  EXPECT_EQ(batches.byGeometry[0].geometry, tetrahedron.geometry);
+  ASSERT_EQ(batches.byGeometry[0].instances.size(), 2u);
+  EXPECT_TRUE(transformPoint(batches.byGeometry[0].instances[0], Vec3(1, 0, 0)).isApprox(Vec3(1, 2, 3) + turn * Vec3(1, 0, 0), 1e-6));
+  EXPECT_TRUE(transformPoint(batches.byGeometry[0].instances[1], Vec3(0, 0, 1)).isApprox(Vec3(-1, 0, 1), 1e-6));
+  batches.clear();
+  EXPECT_TRUE(batches.byGeometry.empty());
+}
+
 TEST(Instances, PlaneIsALargeQuadOnItsSurfaceFacingItsNormal) {
   const Vec3 normal = Vec3(0, 1, 1).normalized();
   const std::vector<Body> bodies = {makeBody(PlaneShape{normal, 2.0}, Vec3::Zero(), MotionType::Static)};
@@ -145,6 +161,16 @@ TEST(Bounds, ShapesOfEveryKindAndFramingPrefersDynamicBodies) {
   ASSERT_TRUE(staticOnly);
   EXPECT_EQ(staticOnly->size().x(), 60.0);
   EXPECT_FALSE(framingBounds({}));
+}
+
+// The tetrahedron's body-frame box [0, 1]^3 is not centred on the body's origin; turned a quarter
+// about z it spans x in [-1, 0].
+TEST(Bounds, MeshBoundsFollowTheBodyFrameBoxTurned) {
+  const Quat quarter(Eigen::AngleAxisd(0.5 * 3.14159265358979323846, Vec3::UnitZ()));
+  const std::optional<Bounds> bounds = shapeBounds(test::unitTetrahedronShape(), Vec3(10, 0, 0), quarter);
+  ASSERT_TRUE(bounds);
+  EXPECT_TRUE(bounds->lower.isApprox(Vec3(9, 0, 0), 1e-12)) << bounds->lower.transpose();
+  EXPECT_TRUE(bounds->upper.isApprox(Vec3(10, 1, 1), 1e-12)) << bounds->upper.transpose();
 }
 
 TEST(Bounds, FramingReachesDownToTheSupportUnderTheBodiesOnly) {

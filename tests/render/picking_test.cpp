@@ -23,6 +23,19 @@ TEST(Picking, SphereIsHitWhereTheRayMeetsItsSurface) {
   EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -10, 0.0), -Vec3::UnitY()}));  // pointing away
 }
 
+// The tetrahedron's slanted face x + y + z = 1, met along the diagonal from far out; from inside,
+// the hit is at distance 0.
+TEST(Picking, MeshIsHitOnItsNearestTriangle) {
+  const MeshShape tetrahedron = test::unitTetrahedronShape();
+  const Vec3 diagonal = Vec3::Ones().normalized();
+  const std::optional<double> t =
+      intersectShape(tetrahedron, Vec3(1, 1, 1), Quat::Identity(), Ray{Vec3(1, 1, 1) + 5.0 * diagonal, -diagonal});
+  ASSERT_TRUE(t);
+  EXPECT_NEAR(*t, 5.0 - 1.0 / std::sqrt(3.0), 1e-12);
+  EXPECT_EQ(intersectShape(tetrahedron, Vec3::Zero(), Quat::Identity(), Ray{Vec3(0.1, 0.1, 0.1), Vec3::UnitX()}), 0.0);
+  EXPECT_FALSE(intersectShape(tetrahedron, Vec3::Zero(), Quat::Identity(), Ray{Vec3(2, 2, 2), Vec3::UnitX()}));
+}
+
 TEST(Picking, RotatedBoxIsHitOnItsTurnedFace) {
   // A 2 x 1 x 1 box turned 90 degrees about z: its long side now lies along y, half length 1.
   const Quat quarterTurn(Eigen::AngleAxisd(M_PI / 2, Vec3::UnitZ()));

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "contactlab/math.h"
+#include "contactlab/mesh.h"
 
 namespace contactlab {
 
@@ -24,10 +25,11 @@ struct PlaneShape {
   Vec3 normal{0, 0, 1};
   double offset = 0.0;
 };
-// Meshes join this variant later; the narrowphase dispatches on the variant index.
-using Shape = std::variant<SphereShape, BoxShape, CapsuleShape, PlaneShape>;
+// A closed triangle mesh in its principal frame (MeshShape, mesh.h). The narrowphase dispatches on
+// the variant index, so ShapeKind follows the variant's order.
+using Shape = std::variant<SphereShape, BoxShape, CapsuleShape, PlaneShape, MeshShape>;
 
-enum class ShapeKind { Sphere = 0, Box, Capsule, Plane, Count };
+enum class ShapeKind { Sphere = 0, Box, Capsule, Plane, Mesh, Count };
 inline ShapeKind kindOf(const Shape& s) { return static_cast<ShapeKind>(s.index()); }
 const char* shapeKindName(ShapeKind kind);
 

@@ -5,6 +5,7 @@
 // this data (with the World's kDOP setting), so the geometry itself does not depend on them.
 #include <array>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,11 @@ struct TriangleMesh {
 
 struct MeshGeometry {
   // What the mesh was made from, as a scene names it ("jack", "bunny", an OBJ path, ...): used in
-  // error messages and written back when a scene is saved.
+  // error messages and written back when a scene is saved, with the scale and whether source is an
+  // OBJ file path (scene key "obj") or a procedural mesh name (scene key "mesh").
   std::string source;
+  bool sourceIsObjFile = false;
+  double scale = 1.0;  // uniform factor applied to the source's coordinates before anything else
   // Body frame: the centre of mass is at the origin and the principal axes of inertia lie along
   // x, y and z, as for the primitive shapes (Body::inertiaBody holds principal moments).
   TriangleMesh surface;
@@ -34,6 +38,14 @@ struct MeshGeometry {
   double volume = 0.0;
   Vec3 principalInertiaPerUnitDensity = Vec3::Zero();
   double boundingRadius = 0.0;  // of the smallest origin-centred ball holding the surface
+  Vec3 boundsLower = Vec3::Zero(), boundsUpper = Vec3::Zero();  // the surface's box in the body frame
+};
+
+// A mesh that cannot be used (open, inconsistently oriented, unreadable file, tetgen failure...):
+// the message names the mesh's source and the problem.
+class MeshError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 struct MeshShape {

@@ -12,6 +12,7 @@ const char* shapeKindName(ShapeKind kind) {
     case ShapeKind::Box: return "box";
     case ShapeKind::Capsule: return "capsule";
     case ShapeKind::Plane: return "plane";
+    case ShapeKind::Mesh: return "mesh";
     case ShapeKind::Count: break;
   }
   return "unknown";
@@ -52,6 +53,13 @@ Aabb shapeAabb(const Shape& shape, const Pose& pose) {
             }
             return box;
           },
+          [&](const MeshShape& m) {
+            // The body-frame box of the surface, rotated as a box is: centre R c, extent |R| h.
+            const MeshGeometry& g = *m.geometry;
+            const Vec3 centre = pose.position + pose.rotation * (0.5 * (g.boundsLower + g.boundsUpper));
+            const Vec3 extent = pose.rotation.cwiseAbs() * (0.5 * (g.boundsUpper - g.boundsLower));
+            return Aabb{centre - extent, centre + extent};
+          },
       },
       shape);
 }
@@ -62,6 +70,7 @@ double boundingRadius(const Shape& shape) {
                         [](const BoxShape& b) { return b.halfExtents.norm(); },
                         [](const CapsuleShape& c) { return c.halfLength + c.radius; },
                         [](const PlaneShape&) { return 0.0; },
+                        [](const MeshShape& m) { return m.geometry->boundingRadius; },
                     },
                     shape);
 }
@@ -95,6 +104,10 @@ MassProperties unitDensityMassProperties(const Shape& shape) {
             return MassProperties{vCyl + vHemis, Vec3(transverse, transverse, axial)};
           },
           [&](const PlaneShape&) { return MassProperties{}; },
+          [&](const MeshShape& m) {
+            // Computed exactly when the geometry was built (geometry/mesh_mass_properties.h).
+            return MassProperties{m.geometry->volume, m.geometry->principalInertiaPerUnitDensity};
+          },
       },
       shape);
 }
@@ -122,6 +135,14 @@ std::string shapeProblem(const Shape& shape) {
                    if (!p.normal.allFinite() || p.normal.norm() < 1e-12)
                      why << "normal must be a finite non-zero vector";
                    else if (!std::isfinite(p.offset)) why << "offset must be finite";
+                 },
+                 [&](const MeshShape& m) {
+                   if (!m.geometry) why << "mesh has no geometry";
+                   else if (!positiveFinite(m.geometry->volume))
+                     why << "mesh \"" << m.geometry->source << "\" must enclose a positive volume, got "
+                         << m.geometry->volume;
+                   else if (m.geometry->tetrahedra.empty())
+                     why << "mesh \"" << m.geometry->source << "\" has no tetrahedralization";
                  },
              },
              shape);

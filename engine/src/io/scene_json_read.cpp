@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "contactlab/scene.h"
+#include "geometry/mesh_library.h"
 
 namespace contactlab {
 namespace {
@@ -266,7 +267,29 @@ BodyDesc readPlaneBody(const json& value, const std::string& path, const std::st
   return desc;
 }
 
-Shape readSolidShape(const ObjectReader& body, const std::string& shapeName) {
+// A mesh body names a procedural mesh ("mesh") or an OBJ file ("obj", relative to the scene file's
+// folder), with an optional uniform "scale"; the geometry is built (and tetrahedralized) here, once
+// per distinct mesh, so every body of the same mesh shares it.
+MeshShape readMeshShape(const ObjectReader& body, const std::string& source) {
+  const bool named = body.has("mesh"), fromObj = body.has("obj");
+  if (named == fromObj)
+    body.fail(body.keyPath(named ? "obj" : "mesh"), named ? "give either mesh or obj, not both"
+                                                         : "missing (a mesh body needs \"mesh\": <name> or \"obj\": <file>)");
+  const std::string key = named ? "mesh" : "obj";
+  const double scale = body.has("scale") ? body.positive("scale") : 1.0;
+  try {
+    if (named) return MeshShape{namedMeshGeometry(body.text(key), scale)};
+    std::filesystem::path file = body.text(key);
+    // Relative to the scene file; kept absolute so a saved state finds the file from anywhere.
+    if (file.is_relative()) file = std::filesystem::path(source).parent_path() / file;
+    return MeshShape{objMeshGeometry(std::filesystem::absolute(file).lexically_normal().string(), scale)};
+  } catch (const MeshError& e) {
+    body.fail(body.keyPath(key), e.what());
+  }
+}
+
+Shape readSolidShape(const ObjectReader& body, const std::string& shapeName, const std::string& source) {
+  if (shapeName == "mesh") return readMeshShape(body, source);
   const std::string why = "for a " + shapeName;
   if (shapeName == "box") {
     body.require("size", why);
@@ -286,6 +309,7 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
                        const std::string& shapeName) {
   std::vector<std::string_view> keys = {"name", "shape"};
   if (shapeName == "box") keys.push_back("size");
+  else if (shapeName == "mesh") keys.insert(keys.end(), {"mesh", "obj", "scale"});
   else keys.push_back("radius");
   if (shapeName == "capsule") keys.push_back("length");
   keys.insert(keys.end(), {"position", "orientation", "velocity", "angular_velocity", "density", "mass", "mu",
@@ -293,7 +317,7 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
   const ObjectReader body(value, path, source, keys);
   BodyDesc desc;
   if (body.has("name")) desc.name = body.text("name");
-  desc.shape = readSolidShape(body, shapeName);
+  desc.shape = readSolidShape(body, shapeName, source);
   body.require("position", "for every body but a plane");
   desc.position = body.vec3("position");
   if (body.has("orientation")) desc.orientation = readOrientation(body);
@@ -324,9 +348,9 @@ BodyDesc readBody(const json& value, const std::string& path, const std::string&
   if (!shape.is_string()) failAt(source, path + ".shape", "expected a string, got " + describe(shape));
   const std::string shapeName = shape.get<std::string>();
   if (shapeName == "plane") return readPlaneBody(value, path, source);
-  if (shapeName == "box" || shapeName == "sphere" || shapeName == "capsule")
+  if (shapeName == "box" || shapeName == "sphere" || shapeName == "capsule" || shapeName == "mesh")
     return readSolidBody(value, path, source, shapeName);
-  failAt(source, path + ".shape", "unknown shape \"" + shapeName + "\" (expected box, sphere, capsule or plane)");
+  failAt(source, path + ".shape", "unknown shape \"" + shapeName + "\" (expected box, sphere, capsule, mesh or plane)");
 }
 
 }  // namespace

@@ -26,6 +26,9 @@ void writeShape(const Shape& shape, json& body) {
   } else if (const auto* plane = std::get_if<PlaneShape>(&shape)) {
     body["normal"] = toJson(plane->normal);
     body["offset"] = plane->offset;
+  } else if (const auto* mesh = std::get_if<MeshShape>(&shape)) {
+    body[mesh->geometry->sourceIsObjFile ? "obj" : "mesh"] = mesh->geometry->source;
+    body["scale"] = mesh->geometry->scale;
   }
 }
 

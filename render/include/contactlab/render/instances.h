@@ -2,6 +2,7 @@
 // Per-frame instance data for the instanced draws: one unit mesh per kind, one model matrix and
 // colour per instance. GL-free so it can be tested; the renderer uploads it as it is.
 #include <array>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -26,8 +27,16 @@ struct Instance {
 };
 static_assert(sizeof(Instance) == 21 * sizeof(float), "uploaded to GL as tightly packed floats");
 
+// The bodies made of one MeshGeometry: drawn with that geometry's own triangles, placed by the
+// body's pose (no scaling: the geometry is already in the body frame).
+struct GeometryInstances {
+  std::shared_ptr<const MeshGeometry> geometry;
+  std::vector<Instance> instances;
+};
+
 struct InstanceBatches {
   std::array<std::vector<Instance>, kMeshKindCount> byMesh;
+  std::vector<GeometryInstances> byGeometry;  // one entry per distinct geometry, in order of first use
   std::vector<Instance>& operator[](MeshKind kind) { return byMesh[static_cast<int>(kind)]; }
   const std::vector<Instance>& operator[](MeshKind kind) const { return byMesh[static_cast<int>(kind)]; }
   void clear();
@@ -48,7 +57,7 @@ std::optional<Instance> floorInstance(const std::vector<Body>& bodies);
 Color bodyColor(int bodyIndex, MotionType motion);
 
 // Fills batches (cleared first) with every body: a box or sphere is one instance, a capsule a
-// cylinder and two spheres, a plane one quad. Bodies with a non-finite state are skipped.
+// cylinder and two spheres, a plane one quad, a mesh body one instance of its geometry. Bodies with a non-finite state are skipped.
 void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceBatches& batches);
 
 // Level of detail: moves the sphere instances whose radius on screen is below maxRadiusPixels to

@@ -1,0 +1,14 @@
+#pragma once
+// Reducing a closed surface to fewer triangles by quadric error metric edge collapse (Garland and
+// Heckbert 1997, "Surface simplification using quadric error metrics").
+#include "contactlab/mesh.h"
+
+namespace contactlab {
+
+// Collapses the edge of least quadric error, one at a time, until at most `targetTriangles` remain
+// or no edge can go. A collapse is refused when it would make the surface non-manifold (the link
+// condition: the edge's ends share exactly the two neighbours across it) or turn a triangle over,
+// so a closed, consistently oriented input stays closed and oriented.
+TriangleMesh simplifyMesh(const TriangleMesh& mesh, int targetTriangles);
+
+}  // namespace contactlab

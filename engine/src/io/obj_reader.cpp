@@ -1,0 +1,62 @@
+#include "io/obj_reader.h"
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <tiny_obj_loader.h>
+
+namespace contactlab {
+
+TriangleMesh readObjFile(const std::string& path) {
+  const auto fail = [&](const std::string& what) { throw MeshError(path + ": " + what); };
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) fail("no such OBJ file");
+
+  tinyobj::attrib_t attributes;
+  std::vector<tinyobj::shape_t> shapes;
+  std::vector<tinyobj::material_t> materials;
+  std::string warnings, errors;
+  // No material directory: materials do not matter here, and a missing .mtl must not fail the load.
+  const bool loaded = tinyobj::LoadObj(&attributes, &shapes, &materials, &warnings, &errors, path.c_str(), nullptr,
+                                       /*triangulate=*/true);
+  if (!loaded) fail("not a readable OBJ file: " + (errors.empty() ? std::string("tinyobjloader gave no reason") : errors));
+
+  const std::size_t fileVertexCount = attributes.vertices.size() / 3;
+  TriangleMesh mesh;
+  std::map<std::array<double, 3>, int> weldedIndex;  // position -> index in mesh.vertices
+  std::vector<int> meshIndexOfFileVertex(fileVertexCount, -1);
+  const auto meshVertex = [&](int fileIndex, std::size_t face) {
+    if (fileIndex < 0 || static_cast<std::size_t>(fileIndex) >= fileVertexCount)
+      fail("face " + std::to_string(face + 1) + " refers to vertex " + std::to_string(fileIndex + 1) + ", but the file has " +
+           std::to_string(fileVertexCount) + " vertices");
+    int& index = meshIndexOfFileVertex[fileIndex];
+    if (index < 0) {
+      const std::array<double, 3> position = {attributes.vertices[3 * fileIndex], attributes.vertices[3 * fileIndex + 1],
+                                              attributes.vertices[3 * fileIndex + 2]};
+      for (const double coordinate : position)
+        if (!std::isfinite(coordinate)) fail("vertex " + std::to_string(fileIndex + 1) + " has a coordinate that is not a finite number");
+      const auto [it, added] = weldedIndex.emplace(position, static_cast<int>(mesh.vertices.size()));
+      if (added) mesh.vertices.emplace_back(position[0], position[1], position[2]);
+      index = it->second;
+    }
+    return index;
+  };
+
+  std::size_t face = 0;  // counted over all objects, as a reader of the file would
+  for (const tinyobj::shape_t& shape : shapes) {
+    std::size_t corner = 0;
+    for (const unsigned char faceSize : shape.mesh.num_face_vertices) {
+      if (faceSize != 3) fail("face " + std::to_string(face + 1) + " has " + std::to_string(faceSize) + " corners after triangulation");
+      std::array<int, 3> triangle;
+      for (int k = 0; k < 3; ++k) triangle[k] = meshVertex(shape.mesh.indices[corner + k].vertex_index, face);
+      mesh.triangles.push_back(triangle);
+      corner += 3;
+      ++face;
+    }
+  }
+  if (mesh.triangles.empty()) fail("no faces (an OBJ surface needs 'f' lines)");
+  return mesh;
+}
+
+}  // namespace contactlab
