@@ -20,13 +20,16 @@ void ContactBuffer::add(const Vec3& witnessA, const Vec3& witnessB, const Vec3& 
 
 void ContactBuffer::finalizeInto(ContactManifold& out, bool flipNormals, int maxClusters) {
   sortAndMerge();
-  clusterByNormal(maxClusters);
+  const int clusters = clusterByNormal(maxClusters);
   keep_.assign(points_.size(), 0);
-  for (int c = 0; c < maxClusters; ++c) {
+  // The pair's budget of maxClusters * kMaxPointsPerCluster points, shared by the clusters found:
+  // a jack on the ground (one normal) keeps the lowest point of each arm end near the ground.
+  const int budget = clusters > 0 ? maxClusters * kMaxPointsPerCluster / clusters : 0;
+  for (int c = 0; c < clusters; ++c) {
     members_.clear();
     for (int i = 0; i < size(); ++i)
       if (cluster_[i] == c) members_.push_back(i);
-    keepSupportPolygon(members_);
+    keepSupportPolygon(members_, budget);
   }
   for (int i = 0; i < size(); ++i) {
     if (!keep_[i]) continue;
@@ -56,7 +59,7 @@ void ContactBuffer::sortAndMerge() {
 // point whose normal lies within about 25 degrees of its own; once maxClusters exist, the points
 // left join the cluster whose normal is nearest theirs. Ties go to the earlier point, so the result
 // is deterministic.
-void ContactBuffer::clusterByNormal(int maxClusters) {
+int ContactBuffer::clusterByNormal(int maxClusters) {
   constexpr double kSameDirection = 0.9;  // cosine of the largest angle between normals of a cluster
   cluster_.assign(points_.size(), -1);
   std::array<Vec3, kMaxMeshClusters> seedNormals;
@@ -78,17 +81,39 @@ void ContactBuffer::clusterByNormal(int maxClusters) {
       if (points_[i].normal.dot(seedNormals[c]) > points_[i].normal.dot(seedNormals[nearest])) nearest = c;
     cluster_[i] = nearest;
   }
+  return clusters;
 }
 
-// Keeps the deepest point (it carries the penetration), then the point farthest from it, then the
-// two that add the most area to the support polygon, which best resists tipping. Ties go to the
-// earlier point in the canonical order, so the choice is deterministic.
-void ContactBuffer::keepSupportPolygon(const std::vector<int>& members) {
-  if (static_cast<int>(members.size()) <= kMaxPointsPerCluster) {
+// First each patch of nearby points (within a tenth of the cluster's extent: one end of a jack's
+// arm) is represented by its deepest point, so that a rounded end touching the ground keeps its
+// lowest vertex, not the one on its rim that spans the most area (which let the lowest sink
+// unconstrained, step after step). Of the representatives, keeps the deepest point (it carries
+// the penetration), then the point farthest from it, then the two that add the most area to the
+// support polygon, which best resists tipping, then the deepest of the rest up to `budget`. Ties go
+// to the earlier point in the canonical order, so the choice is deterministic.
+void ContactBuffer::keepSupportPolygon(const std::vector<int>& cluster, int budget) {
+  if (static_cast<int>(cluster.size()) <= budget) {
+    for (int i : cluster) keep_[i] = 1;
+    return;
+  }
+  double extent = 0.0;
+  for (int i : cluster)
+    for (int j : cluster) extent = std::max(extent, (points_[i].point - points_[j].point).norm());
+  const double patchRadius = 0.1 * extent;
+  byDepth_ = cluster;
+  std::stable_sort(byDepth_.begin(), byDepth_.end(), [&](int l, int r) { return points_[l].gap < points_[r].gap; });
+  std::vector<int>& members = representatives_;
+  members.clear();
+  for (int i : byDepth_)
+    if (std::none_of(members.begin(), members.end(),
+                     [&](int k) { return (points_[k].point - points_[i].point).norm() <= patchRadius; }))
+      members.push_back(i);
+  std::sort(members.begin(), members.end());  // back to the canonical order, for the tie-breaks
+  if (static_cast<int>(members.size()) <= budget) {
     for (int i : members) keep_[i] = 1;
     return;
   }
-  const Vec3 normal = points_[members.front()].normal;
+  const Vec3 normal = points_[cluster.front()].normal;
 
   // Keeps the not yet kept member with the highest score (the first one on ties).
   auto pickBest = [&](auto score) {
@@ -116,6 +141,8 @@ void ContactBuffer::keepSupportPolygon(const std::vector<int>& members) {
     return -std::min({orientation * areaAlongNormal(p0, p1, c.point),
                       orientation * areaAlongNormal(p1, p2, c.point), orientation * areaAlongNormal(p2, p0, c.point)});
   });
+  for (int kept = kMaxPointsPerCluster; kept < std::min<int>(budget, static_cast<int>(members.size())); ++kept)
+    pickBest([](const ContactPoint& c) { return -c.gap; });
 }
 
 void addBallContact(const Vec3& centreA, double radiusA, const Vec3& centreB, double radiusB,

@@ -29,7 +29,8 @@ class ContactBuffer {
 
   // Sorts by (feature, coordinates), drops points within mergeDistance of an earlier one, groups
   // the rest into at most `maxClusters` clusters of similar normals, keeps at most
-  // kMaxPointsPerCluster of each (the deepest first, then those spanning the largest area) and
+  // maxClusters * kMaxPointsPerCluster shared evenly by the clusters made (the deepest first, then
+  // those spanning the largest area, then the deepest) and
   // appends them to `out` in the sorted order, with normals flipped when the pair ran with its
   // arguments swapped. Primitive pairs have one normal and use one cluster; mesh pairs touch along
   // several faces at once (a jack's arms) and use kMaxMeshClusters.
@@ -40,13 +41,15 @@ class ContactBuffer {
 
  private:
   void sortAndMerge();
-  void clusterByNormal(int maxClusters);
-  void keepSupportPolygon(const std::vector<int>& members);
+  int clusterByNormal(int maxClusters);  // returns how many clusters it made
+  void keepSupportPolygon(const std::vector<int>& cluster, int budget);
 
   std::vector<ContactPoint> points_;
   std::vector<int> cluster_;         // per point
   std::vector<std::uint8_t> keep_;   // per point
   std::vector<int> members_;         // scratch: one cluster's points
+  std::vector<int> byDepth_;         // scratch: them, deepest first
+  std::vector<int> representatives_; // scratch: the deepest of each patch of them
   double margin_ = 0.0;
   double mergeDistance_ = 0.0;
 };

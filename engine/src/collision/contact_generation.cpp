@@ -20,6 +20,8 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
     movable_[i] = body.isDynamic() ? 1 : 0;
     poses_[i] = {body.position, body.rotation()};
     boxes_[i] = shapeAabb(body.shape, poses_[i]).inflated(motion_[i] + 0.5 * kContactSkin);
+    // Built on the first sight of each geometry, before the pairs, which then only read the cache.
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshModels_.prepare(mesh->geometry);
   }
 
   grid_.findPairs(boxes_, movable_, pairs_);

@@ -11,7 +11,9 @@ class MeshModelCache;
 // Appends to `out` the contact points of a and b whose gap is below `margin` (margin >= 0 lets
 // the solver see contacts about to close, see docs/pipeline.md "collide"). Normals point from a to b.
 // Pairs are symmetric: collideShapes(b, a) gives the same points with flipped normals (not where
-// the direction is undefined, e.g. concentric spheres, which take a fixed fallback normal).
+// the direction is undefined, e.g. concentric spheres, which take a fixed fallback normal; and two
+// meshes find the same candidates but may keep others of them, see ContactBuffer::finalizeInto;
+// the World always passes the lower body index first).
 // Points come sorted by feature id (then coordinates), near-duplicates merged.
 // At most kMaxPointsPerPair points per pair of primitives, kMaxMeshPointsPerPair when a mesh takes
 // part; plane-plane gives none. Meshes need the World's collision models (`meshes`, prepared for
