@@ -14,9 +14,8 @@ TEST(MeshBox, MeshRestingOnABoxFace) {
       [&](ContactBuffer& b) { collideMeshBox(mesh, poseOf(Vec3(0, 0, 0.2 - 1e-3)), ground, poseOf(Vec3(0, 0, -0.5)), b); },
       0.01);
   ASSERT_EQ(contacts.size(), 4u);
+  expectNormalAndGap(contacts, -Vec3::UnitZ(), -1e-3);
   for (const ContactPoint& c : contacts) {
-    EXPECT_TRUE(c.normal.isApprox(-Vec3::UnitZ(), 1e-12));
-    EXPECT_NEAR(c.gap, -1e-3, 1e-12);
     EXPECT_NEAR(c.point.head<2>().cwiseAbs().sum(), 1.0, 1e-12);
   }
 }
@@ -30,9 +29,8 @@ TEST(MeshBox, BoxCornersInTheMesh) {
   const ContactManifold contacts =
       meshContacts([&](ContactBuffer& b) { collideMeshBox(mesh, Pose{}, small, smallPose, b); }, 0.01);
   ASSERT_EQ(contacts.size(), 4u);
+  expectNormalAndGap(contacts, Vec3::UnitZ(), -2e-3);
   for (const ContactPoint& c : contacts) {
-    EXPECT_TRUE(c.normal.isApprox(Vec3::UnitZ(), 1e-12));
-    EXPECT_NEAR(c.gap, -2e-3, 1e-12);
     EXPECT_NEAR(std::abs(c.point.x() - 0.3), 0.1, 1e-12);
     EXPECT_NEAR(std::abs(c.point.y() + 0.4), 0.2, 1e-12);
   }

@@ -16,9 +16,8 @@ TEST(MeshMesh, BoxOnBoxFaceToFace) {
   const ContactManifold contacts =
       meshContacts([&](ContactBuffer& b) { collideMeshMesh(lower, Pose{}, upper, upperPose, b); }, 0.01);
   ASSERT_EQ(contacts.size(), 4u);
+  expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
   for (const ContactPoint& c : contacts) {
-    EXPECT_TRUE(c.normal.isApprox(Vec3::UnitZ(), 1e-12));
-    EXPECT_NEAR(c.gap, -1e-3, 1e-12);
     EXPECT_NEAR(std::abs(c.point.x() - 0.1), 0.3, 1e-12);
     EXPECT_NEAR(std::abs(c.point.y() + 0.1), 0.3, 1e-12);
     EXPECT_TRUE(c.feature & kSecondShapeFeature) << "the upper box's vertices";
@@ -37,10 +36,7 @@ TEST(MeshMesh, TurnedFineBoxesGetAHandfulOfPoints) {
   ContactManifold contacts;
   buffer.finalizeInto(contacts, false, ContactBuffer::kMaxMeshClusters);
   ASSERT_EQ(contacts.size(), 12u);
-  for (const ContactPoint& c : contacts) {
-    EXPECT_TRUE(c.normal.isApprox(Vec3::UnitZ(), 1e-12));
-    EXPECT_NEAR(c.gap, -1e-3, 1e-12);
-  }
+  expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
 }
 
 // Swapping the meshes gives the same candidate contacts with flipped normals (before reduction,

@@ -32,6 +32,14 @@ ContactManifold meshContacts(Propose&& propose, double margin) {
   return out;
 }
 
+// Every contact has this normal and gap.
+inline void expectNormalAndGap(const ContactManifold& contacts, const Vec3& normal, double gap) {
+  for (const ContactPoint& c : contacts) {
+    EXPECT_TRUE(c.normal.isApprox(normal, 1e-12)) << c.normal.transpose();
+    EXPECT_NEAR(c.gap, gap, 1e-12);
+  }
+}
+
 inline Pose poseOf(const Vec3& position, const Quat& orientation = Quat::Identity()) {
   return Pose{position, orientation.toRotationMatrix()};
 }

@@ -14,9 +14,8 @@ TEST(PlaneMesh, BoxMeshRestingOnThePlaneTouchesAtItsFourBottomCorners) {
   const ContactManifold contacts =
       meshContacts([&](ContactBuffer& b) { collidePlaneMesh(ground, Pose{}, box, pose, b); }, 0.01);
   ASSERT_EQ(contacts.size(), 4u);
+  expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
   for (const ContactPoint& c : contacts) {
-    EXPECT_TRUE(c.normal.isApprox(Vec3::UnitZ(), 1e-12));
-    EXPECT_NEAR(c.gap, -1e-3, 1e-12);
     EXPECT_NEAR(std::abs(c.point.x() - 1), 0.5, 1e-12);
     EXPECT_NEAR(std::abs(c.point.y() - 2), 0.3, 1e-12);
     EXPECT_NEAR(c.point.z(), -0.5e-3, 1e-12);  // midway between the corner and the plane
