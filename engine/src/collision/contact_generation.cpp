@@ -12,6 +12,10 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   boxes_.resize(n);
   motion_.resize(n);
   movable_.resize(n);
+  // Mesh models are built on the first sight of each geometry, serially and before the pairs, which
+  // then only read the cache (so the parallel narrowphase below never writes shared state).
+  for (const Body& body : bodies)
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshModels_.prepare(mesh->geometry);
   constexpr int kBodiesPerChunk = 256;
   parallelFor(pool, n, kBodiesPerChunk, [&](int begin, int end, int) {
     for (int i = begin; i < end; ++i) {
@@ -40,7 +44,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
       const BodyPair& pair = pairs_[p];
       mine.manifold.clear();
       collideShapes(bodies[pair.a].shape, poses_[pair.a], bodies[pair.b].shape, poses_[pair.b],
-                    kContactSkin + motion_[pair.a] + motion_[pair.b], mine.manifold);
+                    kContactSkin + motion_[pair.a] + motion_[pair.b], &meshModels_, mine.manifold);
       for (const ContactPoint& point : mine.manifold) mine.contacts.push_back({pair.a, pair.b, point});
     }
   });

@@ -8,6 +8,7 @@
 
 #include "collision/contact_cache.h"
 #include "collision/contact_generation.h"
+#include "collision/kdop.h"
 #include "core/stage_timer.h"
 #include "core/thread_pool.h"
 #include "dynamics/body_setup.h"
@@ -250,6 +251,8 @@ void World::setSolverSettings(const SolverSettings& settings) {
     throw std::invalid_argument("tolerances must be non-negative");
   if (settings.threads < 1)
     throw std::invalid_argument("threads must be at least 1, got " + std::to_string(settings.threads));
+  if (!isSupportedKdop(settings.kdop))
+    throw std::invalid_argument("kdop must be 14, 18 or 26, got " + std::to_string(settings.kdop));
   if (!impl_->solver || settings.solver != impl_->settings.solver) {
     std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
     if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver + "\"");
@@ -259,6 +262,7 @@ void World::setSolverSettings(const SolverSettings& settings) {
     impl_->pool = std::make_unique<ThreadPool>(settings.threads);
   impl_->solver->setThreadPool(impl_->pool.get());
   impl_->settings = settings;
+  impl_->contactGenerator.setKdop(settings.kdop);
 }
 
 const ContactProblem& lastContactProblem(const World& world) { return world.impl_->problem; }
