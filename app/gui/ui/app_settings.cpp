@@ -38,6 +38,8 @@ json toJson(const AppSettings& s) {
         {"tol_rel", s.solver.tolRel},
         {"warm_start", s.solver.warmStart},
         {"stabilize", s.solver.stabilize},
+        {"threads", s.solver.threads},
+        {"kdop", s.solver.kdop},
         {"psor_omega", s.solver.psorOmega},
         {"pgs_sm_pgs_sweeps", s.solver.pgsSmPgsSweeps},
         {"pgs_sm_subspace_steps", s.solver.pgsSmSubspaceSteps},
@@ -95,6 +97,11 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.solver.tolRel = v.value("tol_rel", s.solver.tolRel);
     s.solver.warmStart = v.value("warm_start", s.solver.warmStart);
     s.solver.stabilize = v.value("stabilize", s.solver.stabilize);
+    s.solver.threads = v.value("threads", s.solver.threads);
+    if (s.solver.threads < 1) throw std::runtime_error("solver.threads must be at least 1");
+    s.solver.kdop = v.value("kdop", s.solver.kdop);
+    if (s.solver.kdop != 14 && s.solver.kdop != 18 && s.solver.kdop != 26)
+      throw std::runtime_error("solver.kdop must be 14, 18 or 26");
     s.solver.psorOmega = v.value("psor_omega", s.solver.psorOmega);
     s.solver.pgsSmPgsSweeps = v.value("pgs_sm_pgs_sweeps", s.solver.pgsSmPgsSweeps);
     s.solver.pgsSmSubspaceSteps = v.value("pgs_sm_subspace_steps", s.solver.pgsSmSubspaceSteps);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <thread>
 
 #include "ui/application.h"
 #include "ui/plot_widget.h"
@@ -233,6 +234,20 @@ void Application::drawSolverPanel() {
   changed |= ImGui::Checkbox("warm start", &s.warmStart);
   ImGui::SameLine();
   changed |= ImGui::Checkbox("stabilization", &s.stabilize);
+  // Up to the machine's threads (at least 1 when it cannot tell); the World rejects anything below 1.
+  changed |= ImGui::SliderInt("threads", &s.threads, 1, std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
+                              "%d", ImGuiSliderFlags_AlwaysClamp);
+  helpMarker("Threads a step runs on. The simulation is bit-identical for any count; only its speed changes.");
+  static constexpr int kKdopChoices[] = {14, 18, 26};
+  static const char* kKdopLabels[] = {"14", "18", "26"};
+  int kdopChoice = 0;
+  for (int i = 0; i < 3; ++i)
+    if (s.kdop == kKdopChoices[i]) kdopChoice = i;
+  if (ImGui::Combo("mesh kDOP", &kdopChoice, kKdopLabels, 3)) {
+    s.kdop = kKdopChoices[kdopChoice];
+    changed = true;
+  }
+  helpMarker("Bounding volumes of the mesh bodies' trees: k-sided discrete oriented polytopes.");
   if (changed) {
     if (auto error = session_.setSolverSettings(s)) reportError(*error);
   }
