@@ -1,5 +1,6 @@
 // The registry of built-in scenes: one line per scene. Builders live beside their parameter lists
-// in their own files (stacks.cpp, simple.cpp, pile.cpp).
+// in their own files (stacks.cpp, simple.cpp, pile.cpp; mesh scenes: box_drops.cpp for jacks and
+// bunnies-rigid, funnel.cpp, spheres.cpp, chess.cpp).
 #include "scene_building.h"
 
 namespace contactlab {
@@ -13,6 +14,8 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::bounceScene(),
       scenes::spinScene(),
       scenes::pileScene(),
+      scenes::jacksScene(),
+      scenes::bunniesRigidScene(),
   };
   return scenes;
 }
