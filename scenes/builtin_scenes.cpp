@@ -15,6 +15,7 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::spinScene(),
       scenes::pileScene(),
       scenes::jacksScene(),
+      scenes::funnelScene(),
       scenes::bunniesRigidScene(),
   };
   return scenes;

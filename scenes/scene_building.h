@@ -77,6 +77,7 @@ SceneEntry bounceScene();
 SceneEntry spinScene();
 SceneEntry pileScene();
 SceneEntry jacksScene();
+SceneEntry funnelScene();
 SceneEntry bunniesRigidScene();
 
 }  // namespace contactlab::scenes
