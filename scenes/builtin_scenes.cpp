@@ -16,6 +16,7 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::pileScene(),
       scenes::jacksScene(),
       scenes::funnelScene(),
+      scenes::spheresScene(),
       scenes::bunniesRigidScene(),
   };
   return scenes;

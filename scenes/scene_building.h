@@ -78,6 +78,7 @@ SceneEntry spinScene();
 SceneEntry pileScene();
 SceneEntry jacksScene();
 SceneEntry funnelScene();
+SceneEntry spheresScene();
 SceneEntry bunniesRigidScene();
 
 }  // namespace contactlab::scenes
