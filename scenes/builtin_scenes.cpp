@@ -17,6 +17,7 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::jacksScene(),
       scenes::funnelScene(),
       scenes::spheresScene(),
+      scenes::chessScene(),
       scenes::bunniesRigidScene(),
   };
   return scenes;

@@ -79,6 +79,7 @@ SceneEntry pileScene();
 SceneEntry jacksScene();
 SceneEntry funnelScene();
 SceneEntry spheresScene();
+SceneEntry chessScene();
 SceneEntry bunniesRigidScene();
 
 }  // namespace contactlab::scenes
