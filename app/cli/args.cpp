@@ -6,6 +6,8 @@
 #include <iostream>
 #include <limits>
 
+#include "collision/kdop.h"
+
 namespace contactlab::cli {
 
 // Appended piece by piece: the one-expression form trips GCC 12's false -Wrestrict positive.
@@ -138,6 +140,11 @@ const Flag kRunFlags[] = {
      setToggle<&SolverSettings::warmStart>},
     {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",
      setToggle<&SolverSettings::stabilize>},
+    {"--kdop", "14|18|26", "k of the kDOPs in the mesh bodies' bounding volume hierarchies (default 14)",
+     [](RunOptions& o, std::string_view f, std::string_view v) {
+       o.solver.kdop = wholeNumber(f, v, 0);
+       if (!isSupportedKdop(o.solver.kdop)) reject(f, "expected 14, 18 or 26, got " + quoted(v));
+     }},
     {"--param", "KEY=VALUE", "set a built-in scene's parameter; repeatable (see contactlab-cli list)", sceneParam},
     {"--seed", "N", "random seed of a built-in scene (default 1)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.seed = wholeNumber<std::uint64_t>(f, v, 0); }},

@@ -141,5 +141,20 @@ TEST(BulletScene, RefusesKinematicBodies) {
   EXPECT_THROW(BulletScene{scene}, std::invalid_argument);
 }
 
+// Mesh bodies are not converted yet: refused before any shape is made, naming the body.
+TEST(BulletScene, RefusesMeshBodiesNamingThem) {
+  Scene scene;
+  BodyDesc jack;
+  jack.name = "jack";
+  jack.shape = MeshShape{std::make_shared<MeshGeometry>()};
+  scene.bodies.push_back(jack);
+  try {
+    BulletScene bullet{scene};
+    FAIL() << "a mesh body was converted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "body 0 (\"jack\"): mesh bodies are not converted to Bullet yet");
+  }
+}
+
 }  // namespace
 }  // namespace contactlab::bench

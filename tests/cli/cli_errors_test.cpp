@@ -50,6 +50,7 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --solver nope"), "--solver: unknown solver \"nope\"");
   expectOneLineError(runCli("run bounce --rfactor fast"), "--rfactor");
   expectOneLineError(runCli("run bounce --omega 2"), "--omega: must be below 2");
+  expectOneLineError(runCli("run bounce --kdop 20"), "--kdop: expected 14, 18 or 26, got \"20\"");
   expectOneLineError(runCli("run bounce --modulus-alpha 0"), "--modulus-alpha: must be positive");
   expectOneLineError(runCli("run bounce --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
   expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");

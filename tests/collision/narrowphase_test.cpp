@@ -2,7 +2,11 @@
 #include "collision/narrowphase_test_helpers.h"
 
 #include <random>
+#include <stdexcept>
 #include <vector>
+
+#include "collision/mesh_model.h"
+#include "support/test_meshes.h"
 
 namespace contactlab::testing {
 namespace {
@@ -61,6 +65,62 @@ TEST(Narrowphase, RandomPosesKeepTheInvariantsForEveryPair) {
         contactsSeen += static_cast<int>(contacts.size());
       }
   EXPECT_GT(contactsSeen, 1000);
+}
+
+// Every pair with a mesh, through the dispatch table, on random poses: at most
+// kMaxMeshPointsPerPair points, and the swapped call gives bit-identical points with flipped
+// normals (the table runs the same function on the same arguments and flips). Two meshes run in
+// the order given, so the reduction's tie-breaks (by feature, whose side bit swaps) may keep other
+// points; the deepest is kept either way.
+TEST(Narrowphase, MeshPairsAreSymmetricAndCapped) {
+  MeshModelCache meshes;
+  const auto jack = test::crossMesh(8, 2, 0.05);
+  const auto ball = test::sphereMesh(0.15, 2);
+  meshes.prepare(jack);
+  meshes.prepare(ball);
+  const std::vector<Shape> others{MeshShape{jack}, MeshShape{ball}, SphereShape{0.1}, boxOfHalfExtents(0.1, 0.2, 0.05),
+                                  CapsuleShape{0.05, 0.15}, PlaneShape{Vec3(0, 0, 1), -0.1}};
+  std::mt19937 random(8);
+  std::uniform_real_distribution<double> offset(-0.2, 0.2), angle(-180, 180);
+  int contactsSeen = 0;
+  for (const Shape& other : others)
+    for (int trial = 0; trial < 30; ++trial) {
+      const Pose meshPose = poseAt(Vec3::Zero(), rotationAbout(Vec3(1, 2, 3), angle(random)));
+      const Pose otherPose = poseAt(Vec3(offset(random), offset(random), offset(random)),
+                                    rotationAbout(Vec3(3, -1, 2), angle(random)));
+      ContactManifold forward, backward;
+      collideShapes(MeshShape{jack}, meshPose, other, otherPose, 0.01, &meshes, forward);
+      collideShapes(other, otherPose, MeshShape{jack}, meshPose, 0.01, &meshes, backward);
+      EXPECT_LE(forward.size(), static_cast<size_t>(kMaxMeshPointsPerPair));
+      contactsSeen += static_cast<int>(forward.size());
+      if (std::holds_alternative<MeshShape>(other)) {
+        auto deepest = [](const ContactManifold& m) {
+          double gap = 1e300;
+          for (const ContactPoint& c : m) gap = std::min(gap, c.gap);
+          return gap;
+        };
+        EXPECT_EQ(forward.empty(), backward.empty());
+        EXPECT_NEAR(deepest(forward), deepest(backward), 1e-12);
+        continue;
+      }
+      ASSERT_EQ(forward.size(), backward.size());
+      for (size_t i = 0; i < forward.size(); ++i) {
+        EXPECT_EQ(forward[i].point, backward[i].point);
+        EXPECT_EQ(forward[i].normal, -backward[i].normal);
+        EXPECT_EQ(forward[i].gap, backward[i].gap);
+        EXPECT_NEAR(forward[i].normal.norm(), 1.0, 1e-12);
+        EXPECT_LT(forward[i].gap, 0.01);
+      }
+    }
+  EXPECT_GT(contactsSeen, 200);
+}
+
+TEST(Narrowphase, MeshPairWithoutTheWorldsModelsIsAnError) {
+  const Shape jack = MeshShape{test::crossMesh(8, 2, 0.05)};
+  ContactManifold out;
+  EXPECT_THROW(collideShapes(jack, Pose{}, SphereShape{0.1}, Pose{}, 0.01, out), std::logic_error);
+  MeshModelCache unprepared;
+  EXPECT_THROW(collideShapes(jack, Pose{}, jack, Pose{}, 0.01, &unprepared, out), std::logic_error);
 }
 
 }  // namespace

@@ -80,6 +80,19 @@ TEST(WorldControls, SceneFrictionRejectsNegativeAndNonFiniteValues) {
   EXPECT_DOUBLE_EQ(world.frictionDefaults().mu, 0.75);
 }
 
+TEST(WorldControls, KdopSettingAcceptsOnly14_18And26) {
+  Scene scene;
+  scene.bodies.push_back(box(Vec3(1, 1, 1), Vec3(0, 0, 0.5)));
+  World world(scene);
+  SolverSettings settings;
+  settings.kdop = 26;
+  world.setSolverSettings(settings);
+  EXPECT_EQ(world.solverSettings().kdop, 26);
+  settings.kdop = 20;
+  EXPECT_THROW(world.setSolverSettings(settings), std::invalid_argument);
+  EXPECT_EQ(world.solverSettings().kdop, 26);
+}
+
 struct CountingDraw : DebugDraw {
   int segments = 0, points = 0, boxes = 0;
   void drawSegment(const Vec3&, const Vec3&, const Color&) override { ++segments; }

@@ -107,7 +107,8 @@ struct ClipVertex {
   std::uint32_t id() const { return inTag << 3 | outTag; }
 };
 struct ClipPolygon {
-  std::array<ClipVertex, ContactBuffer::kCapacity> vertices;
+  // Clipping a quad by four planes leaves at most 8 vertices.
+  std::array<ClipVertex, 8> vertices;
   int size = 0;
   void push(const ClipVertex& v) { vertices[size++] = v; }
 };

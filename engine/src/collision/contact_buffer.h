@@ -1,8 +1,8 @@
 #pragma once
 // The scratch list one shape pair writes its candidate contacts into, before they are ordered,
-// de-duplicated and reduced to kMaxPointsPerPair (finalizeContacts).
-#include <array>
+// de-duplicated and reduced (finalizeInto).
 #include <cstdint>
+#include <vector>
 
 #include "collision/contact_point.h"
 
@@ -10,14 +10,16 @@ namespace contactlab {
 
 class ContactBuffer {
  public:
-  // Sutherland-Hodgman clipping of a quad by four planes yields at most 8 vertices, the most any
-  // pair produces before reduction.
-  static constexpr int kCapacity = 8;
-
-  ContactBuffer(double margin, double mergeDistance) : margin_(margin), mergeDistance_(mergeDistance) {}
+  // Primitive pairs propose at most 8 points (Sutherland-Hodgman clipping of a quad by four
+  // planes); mesh pairs one per surface vertex in touch, so the storage grows. A buffer kept
+  // from pair to pair (see collideShapes) stops allocating once it has seen the largest pair.
+  ContactBuffer() = default;
+  ContactBuffer(double margin, double mergeDistance) { reset(margin, mergeDistance); }
+  // Empties the buffer for the next pair.
+  void reset(double margin, double mergeDistance);
 
   double margin() const { return margin_; }
-  int size() const { return count_; }
+  int size() const { return static_cast<int>(points_.size()); }
   const ContactPoint& operator[](int i) const { return points_[i]; }
 
   // A contact between the witness points on the two surfaces, `normal` unit from A to B. The gap
@@ -25,19 +27,31 @@ class ContactBuffer {
   // dropped here, so pairs can propose points without testing the margin themselves.
   void add(const Vec3& witnessA, const Vec3& witnessB, const Vec3& normal, std::uint32_t feature);
 
-  // Sorts by (feature, coordinates), drops points within mergeDistance of an earlier one, keeps at
-  // most kMaxPointsPerPair (the deepest first, then those spanning the largest area) and appends
-  // the rest to `out`, with normals flipped when the pair ran with its arguments swapped.
-  void finalizeInto(ContactManifold& out, bool flipNormals);
+  // Sorts by (feature, coordinates), drops points within mergeDistance of an earlier one, groups
+  // the rest into at most `maxClusters` clusters of similar normals, keeps at most
+  // maxClusters * kMaxPointsPerCluster shared evenly by the clusters made (the deepest first, then
+  // those spanning the largest area, then the deepest) and
+  // appends them to `out` in the sorted order, with normals flipped when the pair ran with its
+  // arguments swapped. Primitive pairs have one normal and use one cluster; mesh pairs touch along
+  // several faces at once (a jack's arms) and use kMaxMeshClusters.
+  void finalizeInto(ContactManifold& out, bool flipNormals, int maxClusters = 1);
+
+  static constexpr int kMaxPointsPerCluster = 4;
+  static constexpr int kMaxMeshClusters = 3;
 
  private:
   void sortAndMerge();
-  void reduceToMaxPoints();
+  int clusterByNormal(int maxClusters);  // returns how many clusters it made
+  void keepSupportPolygon(const std::vector<int>& cluster, int budget);
 
-  std::array<ContactPoint, kCapacity> points_;
-  int count_ = 0;
-  double margin_;
-  double mergeDistance_;
+  std::vector<ContactPoint> points_;
+  std::vector<int> cluster_;         // per point
+  std::vector<std::uint8_t> keep_;   // per point
+  std::vector<int> members_;         // scratch: one cluster's points
+  std::vector<int> byDepth_;         // scratch: them, deepest first
+  std::vector<int> representatives_; // scratch: the deepest of each patch of them
+  double margin_ = 0.0;
+  double mergeDistance_ = 0.0;
 };
 
 // Contact between two balls (a point is a ball of radius 0). When the centres coincide the

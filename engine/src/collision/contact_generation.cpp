@@ -20,6 +20,8 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
     movable_[i] = body.isDynamic() ? 1 : 0;
     poses_[i] = {body.position, body.rotation()};
     boxes_[i] = shapeAabb(body.shape, poses_[i]).inflated(motion_[i] + 0.5 * kContactSkin);
+    // Built on the first sight of each geometry, before the pairs, which then only read the cache.
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshModels_.prepare(mesh->geometry);
   }
 
   grid_.findPairs(boxes_, movable_, pairs_);
@@ -28,7 +30,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   for (const BodyPair& pair : pairs_) {
     manifold_.clear();
     collideShapes(bodies[pair.a].shape, poses_[pair.a], bodies[pair.b].shape, poses_[pair.b],
-                  kContactSkin + motion_[pair.a] + motion_[pair.b], manifold_);
+                  kContactSkin + motion_[pair.a] + motion_[pair.b], &meshModels_, manifold_);
     for (const ContactPoint& point : manifold_) out.push_back({pair.a, pair.b, point});
   }
 }

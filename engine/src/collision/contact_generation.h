@@ -4,6 +4,7 @@
 
 #include "collision/broadphase_grid.h"
 #include "collision/contact_point.h"
+#include "collision/mesh_model.h"
 #include "contactlab/body.h"
 
 namespace contactlab {
@@ -26,6 +27,10 @@ class ContactGenerator {
  public:
   void generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity, std::vector<BodyContact>& out);
 
+  // k of the mesh bodies' kDOP trees (14, 18 or 26); a change rebuilds them on the next generate().
+  void setKdop(int k) { meshModels_.setK(k); }
+  const MeshModelCache& meshModels() const { return meshModels_; }
+
   // What the last generate() saw, for the viewer: each body's inflated box at q^{t+1/2}, and the grid.
   const std::vector<Aabb>& boundingBoxes() const { return boxes_; }
   const BroadphaseGrid& grid() const { return grid_; }
@@ -37,6 +42,7 @@ class ContactGenerator {
   std::vector<double> motion_;
   std::vector<std::uint8_t> movable_;
   std::vector<BodyPair> pairs_;
+  MeshModelCache meshModels_;  // one per distinct mesh geometry of the bodies
   ContactManifold manifold_;
 };
 

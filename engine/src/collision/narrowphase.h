@@ -1,19 +1,31 @@
 #pragma once
 // Narrowphase: contact points between two posed shapes, dispatched on the shape kinds.
+#include "collision/contact_buffer.h"
 #include "collision/contact_point.h"
 #include "geometry/shape_geometry.h"
 
 namespace contactlab {
 
+class MeshModelCache;
+
 // Appends to `out` the contact points of a and b whose gap is below `margin` (margin >= 0 lets
 // the solver see contacts about to close, see docs/pipeline.md "collide"). Normals point from a to b.
 // Pairs are symmetric: collideShapes(b, a) gives the same points with flipped normals (not where
-// the direction is undefined, e.g. concentric spheres, which take a fixed fallback normal).
+// the direction is undefined, e.g. concentric spheres, which take a fixed fallback normal; and two
+// meshes find the same candidates but may keep others of them, see ContactBuffer::finalizeInto;
+// the World always passes the lower body index first).
 // Points come sorted by feature id (then coordinates), near-duplicates merged.
-// At most kMaxPointsPerPair points per pair; plane-plane gives none.
+// At most kMaxPointsPerPair points per pair of primitives, kMaxMeshPointsPerPair when a mesh takes
+// part; plane-plane gives none. Meshes need the World's collision models (`meshes`, prepared for
+// every mesh); without them a mesh pair throws std::logic_error.
 void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                   ContactManifold& out);
+                   const MeshModelCache* meshes, ContactManifold& out);
+inline void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                          ContactManifold& out) {
+  collideShapes(a, poseA, b, poseB, margin, nullptr, out);
+}
 
-inline constexpr int kMaxPointsPerPair = 4;
+inline constexpr int kMaxPointsPerPair = ContactBuffer::kMaxPointsPerCluster;
+inline constexpr int kMaxMeshPointsPerPair = ContactBuffer::kMaxPointsPerCluster * ContactBuffer::kMaxMeshClusters;
 
 }  // namespace contactlab

@@ -3,6 +3,7 @@
 // ...). narrowphase.cpp dispatches to them and serves the reversed order by swapping arguments.
 // Each proposes contacts to the buffer, normals from the first shape to the second.
 #include "collision/contact_buffer.h"
+#include "collision/mesh_model.h"
 #include "contactlab/body.h"
 #include "geometry/shape_geometry.h"
 
@@ -27,5 +28,16 @@ void collidePlaneBox(const PlaneShape& plane, const Pose& planePose, const BoxSh
                      ContactBuffer& buffer);
 void collidePlaneCapsule(const PlaneShape& plane, const Pose& planePose, const CapsuleShape& capsule,
                          const Pose& capsulePose, ContactBuffer& buffer);
+// Mesh pairs take the mesh's collision model (the World's MeshModelCache) in place of the shape.
+void collideMeshMesh(const MeshCollisionModel& a, const Pose& poseA, const MeshCollisionModel& b, const Pose& poseB,
+                     ContactBuffer& buffer);
+void collideMeshBox(const MeshCollisionModel& mesh, const Pose& meshPose, const BoxShape& box, const Pose& boxPose,
+                    ContactBuffer& buffer);
+void collideMeshSphere(const MeshCollisionModel& mesh, const Pose& meshPose, const SphereShape& sphere,
+                       const Pose& spherePose, ContactBuffer& buffer);
+void collideMeshCapsule(const MeshCollisionModel& mesh, const Pose& meshPose, const CapsuleShape& capsule,
+                        const Pose& capsulePose, ContactBuffer& buffer);
+void collidePlaneMesh(const PlaneShape& plane, const Pose& planePose, const MeshCollisionModel& mesh,
+                      const Pose& meshPose, ContactBuffer& buffer);
 
 }  // namespace contactlab

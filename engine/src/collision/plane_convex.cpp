@@ -1,13 +1,10 @@
 #include "collision/box_geometry.h"
 #include "collision/pair_functions.h"
+#include "collision/plane_geometry.h"
 #include "collision/segment_geometry.h"
 
 namespace contactlab {
 
-namespace {
-
-// Contact of the half-space (shape A) with a ball (shape B; radius 0 for a point). Scene planes
-// need not have a unit normal, so it is normalized here, with the offset scaled to match.
 void addPlaneBallContact(const PlaneShape& plane, const Vec3& centre, double radius, std::uint32_t feature,
                          ContactBuffer& buffer) {
   const double normalLength = plane.normal.norm();
@@ -15,8 +12,6 @@ void addPlaneBallContact(const PlaneShape& plane, const Vec3& centre, double rad
   const double heightAbovePlane = normal.dot(centre) - plane.offset / normalLength;
   buffer.add(centre - heightAbovePlane * normal, centre - radius * normal, normal, feature);
 }
-
-}  // namespace
 
 void collidePlaneSphere(const PlaneShape& plane, const Pose&, const SphereShape& sphere, const Pose& spherePose,
                         ContactBuffer& buffer) {

@@ -8,6 +8,7 @@
 
 #include "collision/contact_cache.h"
 #include "collision/contact_generation.h"
+#include "collision/kdop.h"
 #include "core/stage_timer.h"
 #include "dynamics/body_setup.h"
 #include "dynamics/contact_assembly.h"
@@ -239,12 +240,15 @@ void World::setSolverSettings(const SolverSettings& settings) {
   if (settings.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
   if (!(settings.tolAbs >= 0.0) || !(settings.tolRel >= 0.0))
     throw std::invalid_argument("tolerances must be non-negative");
+  if (!isSupportedKdop(settings.kdop))
+    throw std::invalid_argument("kdop must be 14, 18 or 26, got " + std::to_string(settings.kdop));
   if (!impl_->solver || settings.solver != impl_->settings.solver) {
     std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
     if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver + "\"");
     impl_->solver = std::move(solver);
   }
   impl_->settings = settings;
+  impl_->contactGenerator.setKdop(settings.kdop);
 }
 
 const ContactProblem& lastContactProblem(const World& world) { return world.impl_->problem; }

@@ -1,0 +1,110 @@
+#include "collision/kdop.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace contactlab {
+
+namespace {
+
+const double kDiagonal = 1.0 / std::sqrt(3.0);
+const double kEdge = 1.0 / std::sqrt(2.0);
+
+// The box axes, then the four corner diagonals (k = 14) and / or the six edge diagonals (k = 18).
+const std::array<Vec3, 7> kAxes14 = {Vec3::UnitX(),
+                                     Vec3::UnitY(),
+                                     Vec3::UnitZ(),
+                                     Vec3(kDiagonal, kDiagonal, kDiagonal),
+                                     Vec3(kDiagonal, kDiagonal, -kDiagonal),
+                                     Vec3(kDiagonal, -kDiagonal, kDiagonal),
+                                     Vec3(-kDiagonal, kDiagonal, kDiagonal)};
+const std::array<Vec3, 9> kAxes18 = {Vec3::UnitX(),          Vec3::UnitY(),          Vec3::UnitZ(),
+                                     Vec3(kEdge, kEdge, 0),  Vec3(kEdge, -kEdge, 0), Vec3(kEdge, 0, kEdge),
+                                     Vec3(kEdge, 0, -kEdge), Vec3(0, kEdge, kEdge),  Vec3(0, kEdge, -kEdge)};
+const std::array<Vec3, 13> kAxes26 = {kAxes14[0], kAxes14[1], kAxes14[2], kAxes14[3], kAxes14[4],
+                                      kAxes14[5], kAxes14[6], kAxes18[3], kAxes18[4], kAxes18[5],
+                                      kAxes18[6], kAxes18[7], kAxes18[8]};
+
+}  // namespace
+
+bool isSupportedKdop(int k) { return k == 14 || k == 18 || k == 26; }
+
+std::span<const Vec3> kdopAxes(int k) {
+  switch (k) {
+    case 14: return kAxes14;
+    case 18: return kAxes18;
+    case 26: return kAxes26;
+    default: throw std::invalid_argument("kDOP k must be 14, 18 or 26, got " + std::to_string(k));
+  }
+}
+
+Kdop Kdop::empty() {
+  Kdop kdop;
+  kdop.lower.fill(std::numeric_limits<double>::infinity());
+  kdop.upper.fill(-std::numeric_limits<double>::infinity());
+  return kdop;
+}
+
+void Kdop::add(std::span<const Vec3> axes, const Vec3& point) {
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const double projection = axes[i].dot(point);
+    lower[i] = std::min(lower[i], projection);
+    upper[i] = std::max(upper[i], projection);
+  }
+}
+
+void Kdop::merge(const Kdop& other, int axisCount) {
+  for (int i = 0; i < axisCount; ++i) {
+    lower[i] = std::min(lower[i], other.lower[i]);
+    upper[i] = std::max(upper[i], other.upper[i]);
+  }
+}
+
+// Two convex sets are disjoint if a slab separates them; kDOPs over the same axes overlap exactly
+// when no slab does (the test is exact for the polytopes, conservative for what they bound).
+bool Kdop::overlaps(const Kdop& other, int axisCount) const {
+  for (int i = 0; i < axisCount; ++i)
+    if (lower[i] > other.upper[i] || other.lower[i] > upper[i]) return false;
+  return true;
+}
+
+double Kdop::distanceBound(std::span<const Vec3> axes, const Vec3& point) const {
+  double bound = 0.0;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const double projection = axes[i].dot(point);
+    bound = std::max({bound, lower[i] - projection, projection - upper[i]});
+  }
+  return bound;
+}
+
+Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {
+  Kdop kdop = Kdop::empty();
+  for (const Vec3& p : points) kdop.add(axes, p);
+  return kdop;
+}
+
+Kdop kdopOfOrientedBox(std::span<const Vec3> axes, const Vec3& centre, const Mat3& rotation, const Vec3& halfExtents,
+                       double margin) {
+  Kdop kdop;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    const double middle = axes[i].dot(centre);
+    const double radius = (rotation.transpose() * axes[i]).cwiseAbs().dot(halfExtents) + margin;
+    kdop.lower[i] = middle - radius;
+    kdop.upper[i] = middle + radius;
+  }
+  return kdop;
+}
+
+OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin)
+    : axisCount_(static_cast<int>(axes.size())), margin_(margin) {
+  for (int i = 0; i < axisCount_; ++i) {
+    axesInOther_[i] = otherInThis.rotation.transpose() * axes[i];
+    absAxesInOther_[i] = axesInOther_[i].cwiseAbs();
+    offsets_[i] = axes[i].dot(otherInThis.position);
+  }
+}
+
+}  // namespace contactlab

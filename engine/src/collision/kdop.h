@@ -1,0 +1,69 @@
+#pragma once
+// Discrete orientation polytopes (kDOPs): the intersection of k/2 slabs, one per fixed axis, the
+// bounding volume of the mesh hierarchies (the PROX paper's sec. 6 narrow phase is a kDOP BVH).
+// k = 14 (box + 4 corner diagonals), 18 (box + 6 edge diagonals) or 26 (all of them). The first
+// three axes are always x, y and z, so the first three slabs of every kDOP are its bounding box.
+#include <array>
+#include <span>
+
+#include "geometry/shape_geometry.h"
+
+namespace contactlab {
+
+inline constexpr int kMaxKdopAxes = 13;
+
+// The unit axes of a k-DOP, k in {14, 18, 26}; throws std::invalid_argument for any other k.
+std::span<const Vec3> kdopAxes(int k);
+// Whether k names a kDOP this module builds (14, 18 or 26).
+bool isSupportedKdop(int k);
+
+// Slab i is [lower[i], upper[i]] along axis i; only the first axes.size() entries are used.
+struct Kdop {
+  std::array<double, kMaxKdopAxes> lower;
+  std::array<double, kMaxKdopAxes> upper;
+
+  // Empty: holds nothing, so that merging or adding points starts from it.
+  static Kdop empty();
+  void add(std::span<const Vec3> axes, const Vec3& point);
+  void merge(const Kdop& other, int axisCount);
+  bool overlaps(const Kdop& other, int axisCount) const;
+  Vec3 boxCentre() const { return 0.5 * Vec3(lower[0] + upper[0], lower[1] + upper[1], lower[2] + upper[2]); }
+  Vec3 boxHalfExtents() const { return 0.5 * Vec3(upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]); }
+  // A lower bound of the distance from a point to the kDOP (0 inside): the largest distance to
+  // one of its slabs (the axes are unit).
+  double distanceBound(std::span<const Vec3> axes, const Vec3& point) const;
+};
+
+Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
+
+// The kDOP (over `axes`) of the box with this centre, rotation (box axes as columns) and half
+// extents, grown by `margin` on every slab: exact slabs of the box, since the support of a box
+// along a unit axis a is a . centre +- sum_i |a . r_i| h_i.
+Kdop kdopOfOrientedBox(std::span<const Vec3> axes, const Vec3& centre, const Mat3& rotation, const Vec3& halfExtents,
+                       double margin);
+
+// Overlap tests of many boxes of another body (centre and half extents in that body's frame, as
+// the nodes of its tree give them) with kDOPs of this body. The pose's part of each projection
+// (a . R c + a . t and |a . R_j|) is formed once, so a test costs two 3-vectors' dot products per
+// axis and stops at the first separating slab.
+class OrientedBoxTest {
+ public:
+  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin);
+  bool overlaps(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents) const {
+    for (int i = 0; i < axisCount_; ++i) {
+      const double middle = axesInOther_[i].dot(centre) + offsets_[i];
+      const double radius = absAxesInOther_[i].dot(halfExtents) + margin_;
+      if (middle - radius > kdop.upper[i] || middle + radius < kdop.lower[i]) return false;
+    }
+    return true;
+  }
+
+ private:
+  std::array<Vec3, kMaxKdopAxes> axesInOther_;     // R^T a
+  std::array<Vec3, kMaxKdopAxes> absAxesInOther_;  // |R^T a|, per component
+  std::array<double, kMaxKdopAxes> offsets_;       // a . t
+  int axisCount_;
+  double margin_;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,124 @@
+#include "collision/mesh_model.h"
+
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "collision/triangle_geometry.h"
+
+namespace contactlab {
+
+namespace {
+
+const MeshGeometry& checked(const std::shared_ptr<const MeshGeometry>& geometry) {
+  if (!geometry) throw std::invalid_argument("mesh collision model: no geometry");
+  const MeshGeometry& mesh = *geometry;
+  auto fail = [&](const std::string& problem) {
+    throw std::invalid_argument("mesh '" + mesh.source + "': " + problem);
+  };
+  if (mesh.surface.triangles.empty()) fail("the surface has no triangles");
+  if (mesh.tetrahedra.empty()) fail("there are no tetrahedra");
+  if (mesh.tetVertices.size() < mesh.surface.vertices.size())
+    fail("the tetrahedra's vertex list is shorter than the surface's, which it must start with");
+  auto checkIndices = [&](const auto& elements, size_t vertexCount, const char* what) {
+    for (size_t e = 0; e < elements.size(); ++e)
+      for (int v : elements[e])
+        if (v < 0 || static_cast<size_t>(v) >= vertexCount)
+          fail(std::string(what) + " " + std::to_string(e) + " names vertex " + std::to_string(v) + " of " +
+               std::to_string(vertexCount));
+  };
+  checkIndices(mesh.surface.triangles, mesh.surface.vertices.size(), "triangle");
+  checkIndices(mesh.tetrahedra, mesh.tetVertices.size(), "tetrahedron");
+  return mesh;
+}
+
+// The kDOP of each element (a triangle or a tetrahedron) over its corner vertices.
+template <class Elements>
+std::vector<Kdop> elementBounds(std::span<const Vec3> axes, const Elements& elements, const std::vector<Vec3>& vertices) {
+  std::vector<Kdop> bounds;
+  bounds.reserve(elements.size());
+  for (const auto& element : elements) {
+    Kdop kdop = Kdop::empty();
+    for (int v : element) kdop.add(axes, vertices[v]);
+    bounds.push_back(kdop);
+  }
+  return bounds;
+}
+
+std::vector<Kdop> pointBounds(std::span<const Vec3> axes, const std::vector<Vec3>& points) {
+  std::vector<Kdop> bounds;
+  bounds.reserve(points.size());
+  for (const Vec3& p : points) bounds.push_back(kdopOfPoints(axes, std::span(&p, 1)));
+  return bounds;
+}
+
+}  // namespace
+
+MeshCollisionModel::MeshCollisionModel(std::shared_ptr<const MeshGeometry> geometry, int k)
+    : geometry_(std::move(geometry)),
+      vertexTree_(k, pointBounds(kdopAxes(k), checked(geometry_).surface.vertices)),
+      triangleTree_(k, elementBounds(kdopAxes(k), geometry_->surface.triangles, geometry_->surface.vertices)),
+      tetrahedronTree_(k, elementBounds(kdopAxes(k), geometry_->tetrahedra, geometry_->tetVertices)) {
+  const auto& vertices = geometry_->surface.vertices;
+  triangleNormals_.reserve(geometry_->surface.triangles.size());
+  for (const auto& [a, b, c] : geometry_->surface.triangles)
+    triangleNormals_.push_back((vertices[b] - vertices[a]).cross(vertices[c] - vertices[a]).normalized());
+}
+
+bool MeshCollisionModel::contains(const Vec3& point) const {
+  const auto& vertices = geometry_->tetVertices;
+  bool inside = false;
+  tetrahedronTree_.forEachNear(point, 0.0, [&](int t) {
+    const auto& [a, b, c, d] = geometry_->tetrahedra[t];
+    inside = inside || tetrahedronContains(point, vertices[a], vertices[b], vertices[c], vertices[d]);
+  });
+  return inside;
+}
+
+std::optional<MeshCollisionModel::SurfacePoint> MeshCollisionModel::closestSurfacePoint(const Vec3& point,
+                                                                                        double reach) const {
+  const bool inside = contains(point);
+  const auto& vertices = geometry_->surface.vertices;
+  const auto& triangles = geometry_->surface.triangles;
+  const KdopTree::Nearest nearest = triangleTree_.nearest(
+      point, inside ? std::numeric_limits<double>::infinity() : reach, [&](int t) {
+        const auto& [a, b, c] = triangles[t];
+        return (closestPointOnTriangle(point, vertices[a], vertices[b], vertices[c]).point - point).norm();
+      });
+  if (nearest.primitive < 0) return std::nullopt;
+  const auto& [a, b, c] = triangles[nearest.primitive];
+  const TrianglePoint nearestPoint = closestPointOnTriangle(point, vertices[a], vertices[b], vertices[c]);
+
+  const Vec3 faceNormal = triangleNormals_[nearest.primitive];
+  const Vec3 offset = inside ? Vec3(nearestPoint.point - point) : Vec3(point - nearestPoint.point);
+  // Below this the direction between the points is rounding noise; the face's normal is exact.
+  const double kCoincident = 1e-12 * (1.0 + geometry_->boundingRadius);
+  const bool useFace = nearestPoint.interior || nearest.distance <= kCoincident;
+  return SurfacePoint{nearestPoint.point, useFace ? faceNormal : Vec3(offset / nearest.distance),
+                      inside ? -nearest.distance : nearest.distance};
+}
+
+MeshModelCache::MeshModelCache(int k) : k_(k) { kdopAxes(k); }
+
+void MeshModelCache::setK(int k) {
+  if (k == k_) return;
+  kdopAxes(k);  // rejects an unsupported k before anything changes
+  k_ = k;
+  models_.clear();
+}
+
+const MeshCollisionModel& MeshModelCache::prepare(const std::shared_ptr<const MeshGeometry>& geometry) {
+  const auto found = models_.find(geometry.get());
+  if (found != models_.end()) return *found->second;
+  auto model = std::make_unique<const MeshCollisionModel>(geometry, k_);
+  return *models_.emplace(geometry.get(), std::move(model)).first->second;
+}
+
+const MeshCollisionModel& MeshModelCache::model(const MeshGeometry& geometry) const {
+  const auto found = models_.find(&geometry);
+  if (found == models_.end())
+    throw std::logic_error("mesh '" + geometry.source + "' has no collision model: MeshModelCache::prepare first");
+  return *found->second;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,68 @@
+#pragma once
+// What the narrowphase knows of a mesh: kDOP trees over its surface vertices, surface triangles
+// and tetrahedra (all in the body frame, built once since bodies are rigid), and the queries the
+// mesh pairs ask of them. A World keeps one model per distinct MeshGeometry (MeshModelCache).
+#include <map>
+#include <memory>
+#include <optional>
+
+#include "collision/kdop_tree.h"
+#include "contactlab/mesh.h"
+#include "contactlab/solver_settings.h"
+
+namespace contactlab {
+
+class MeshCollisionModel {
+ public:
+  // Throws std::invalid_argument naming the mesh's source if it has no surface or no tetrahedra,
+  // or an index out of range.
+  MeshCollisionModel(std::shared_ptr<const MeshGeometry> geometry, int k);
+
+  const MeshGeometry& geometry() const { return *geometry_; }
+  const KdopTree& vertexTree() const { return vertexTree_; }      // the surface's vertices
+  const KdopTree& triangleTree() const { return triangleTree_; }  // the surface's triangles
+  const KdopTree& tetrahedronTree() const { return tetrahedronTree_; }
+
+  // Whether a body-frame point lies in the solid (in one of its tetrahedra, boundary included).
+  bool contains(const Vec3& point) const;
+
+  struct SurfacePoint {
+    Vec3 point;          // body frame
+    Vec3 outwardNormal;  // body frame, unit
+    double distance;     // signed distance of the query point to the surface: negative inside
+  };
+  // The surface point nearest to a body-frame point that is inside the solid or within `reach`
+  // of its surface; nothing for a point farther out. The normal is the nearest triangle's when
+  // the nearest point is inside that face, else the direction between the two points (the
+  // surface's normal in the sense of closest points at an edge or a vertex).
+  std::optional<SurfacePoint> closestSurfacePoint(const Vec3& point, double reach) const;
+
+ private:
+  std::shared_ptr<const MeshGeometry> geometry_;
+  KdopTree vertexTree_;
+  KdopTree triangleTree_;
+  KdopTree tetrahedronTree_;
+  std::vector<Vec3> triangleNormals_;  // unit, outward
+};
+
+// One collision model per distinct MeshGeometry (keyed by its address; the cache holds the
+// geometry, so the address stays valid), built with the World's kDOP setting.
+class MeshModelCache {
+ public:
+  explicit MeshModelCache(int k = SolverSettings{}.kdop);
+
+  int k() const { return k_; }
+  // A different k drops every model; they are rebuilt on the next prepare().
+  void setK(int k);
+  // Builds the geometry's model if the cache has none yet. Call for every mesh body before the
+  // narrowphase, which then only reads the cache (so pairs can run in parallel).
+  const MeshCollisionModel& prepare(const std::shared_ptr<const MeshGeometry>& geometry);
+  // The model prepare() built; throws std::logic_error if there is none.
+  const MeshCollisionModel& model(const MeshGeometry& geometry) const;
+
+ private:
+  int k_;
+  std::map<const MeshGeometry*, std::unique_ptr<const MeshCollisionModel>> models_;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,38 @@
+#include "collision/triangle_geometry.h"
+
+#include "collision/segment_geometry.h"
+
+namespace contactlab {
+
+// Minimizes |a + s (b - a) + t (c - a) - p|^2 over the triangle s, t >= 0, s + t <= 1: the
+// unconstrained minimum if it lies inside, else the minimum over the nearest of the three edges
+// (a convex quadratic on a convex set has its constrained minimum on the boundary when the free
+// one is outside, and then on the edge whose closest point is nearest).
+TrianglePoint closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double abab = ab.dot(ab), abac = ab.dot(ac), acac = ac.dot(ac);
+  const double abap = ab.dot(ap), acap = ac.dot(ap);
+  const double det = abab * acac - abac * abac;
+  const double s = (acac * abap - abac * acap) / det;
+  const double t = (abab * acap - abac * abap) / det;
+  if (s >= 0.0 && t >= 0.0 && s + t <= 1.0) return {a + s * ab + t * ac, true};
+
+  TrianglePoint best{a, false};
+  double bestDistance = -1.0;
+  for (const Segment& edge : {Segment{a, b}, Segment{b, c}, Segment{c, a}}) {
+    const Vec3 q = edge.at(closestParameter(edge, p));
+    const double d = (q - p).squaredNorm();
+    if (bestDistance < 0.0 || d < bestDistance) best.point = q, bestDistance = d;
+  }
+  return best;
+}
+
+bool tetrahedronContains(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  // Each face's orientation determinant with p in place of the opposite vertex: all four are
+  // non-negative exactly when p's barycentric coordinates are.
+  auto volume = [](const Vec3& o, const Vec3& x, const Vec3& y, const Vec3& z) { return (x - o).dot((y - o).cross(z - o)); };
+  return volume(p, b, c, d) >= 0.0 && volume(a, p, c, d) >= 0.0 && volume(a, b, p, d) >= 0.0 &&
+         volume(a, b, c, p) >= 0.0;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,201 @@
+// The trees' queries against brute force over every primitive, on random poses, for each k:
+// every primitive (pair) that truly overlaps must be reported; the surplus is what the bounding
+// volumes cost, printed as the false-positive rate.
+#include "collision/kdop_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "collision/mesh_model.h"
+#include "collision/triangle_geometry.h"
+#include "support/test_meshes.h"
+
+namespace contactlab {
+namespace {
+
+using Points = std::vector<Vec3>;
+
+// Exact test for convex polytopes given by their vertices (triangles, tetrahedra): they are
+// disjoint exactly when some face normal or cross product of two edges separates them, and each
+// of those is a cross product of two edges of the union of their edges.
+bool convexHullsOverlap(const Points& a, const Points& b) {
+  // Disjoint bounding boxes: disjoint hulls (and most pairs end here).
+  auto box = [](const Points& points) {
+    Aabb bounds{points[0], points[0]};
+    for (const Vec3& p : points) bounds.lower = bounds.lower.cwiseMin(p), bounds.upper = bounds.upper.cwiseMax(p);
+    return bounds;
+  };
+  if (!box(a).overlaps(box(b))) return false;
+  std::vector<Vec3> edges;
+  for (const Points* shape : {&a, &b})
+    for (size_t i = 0; i < shape->size(); ++i)
+      for (size_t j = i + 1; j < shape->size(); ++j) edges.push_back((*shape)[j] - (*shape)[i]);
+  auto separates = [&](const Vec3& axis) {
+    double minA = 1e300, maxA = -1e300, minB = 1e300, maxB = -1e300;
+    for (const Vec3& p : a) minA = std::min(minA, axis.dot(p)), maxA = std::max(maxA, axis.dot(p));
+    for (const Vec3& p : b) minB = std::min(minB, axis.dot(p)), maxB = std::max(maxB, axis.dot(p));
+    return minA > maxB + 1e-12 || minB > maxA + 1e-12;
+  };
+  for (size_t i = 0; i < edges.size(); ++i)
+    for (size_t j = i + 1; j < edges.size(); ++j) {
+      const Vec3 axis = edges[i].cross(edges[j]);
+      if (axis.norm() > 1e-12 && separates(axis.normalized())) return false;
+    }
+  return true;
+}
+
+Points triangleCorners(const MeshGeometry& mesh, int t, const Pose& pose) {
+  Points corners;
+  for (int v : mesh.surface.triangles[t]) corners.push_back(pose.position + pose.rotation * mesh.surface.vertices[v]);
+  return corners;
+}
+Points tetrahedronCorners(const MeshGeometry& mesh, int t, const Pose& pose) {
+  Points corners;
+  for (int v : mesh.tetrahedra[t]) corners.push_back(pose.position + pose.rotation * mesh.tetVertices[v]);
+  return corners;
+}
+
+double distanceToTetrahedron(const MeshGeometry& mesh, int t, const Vec3& p) {
+  const auto& [a, b, c, d] = mesh.tetrahedra[t];
+  const auto& v = mesh.tetVertices;
+  if (tetrahedronContains(p, v[a], v[b], v[c], v[d])) return 0.0;
+  double distance = 1e300;
+  for (const auto& [x, y, z] : {std::array{a, b, c}, std::array{a, b, d}, std::array{a, c, d}, std::array{b, c, d}})
+    distance = std::min(distance, (closestPointOnTriangle(p, v[x], v[y], v[z]).point - p).norm());
+  return distance;
+}
+
+Pose randomPose(std::mt19937& random, double spread) {
+  std::normal_distribution<double> normal;
+  std::uniform_real_distribution<double> offset(-spread, spread);
+  const Quat q(normal(random), normal(random), normal(random), normal(random));
+  return {Vec3(offset(random), offset(random), offset(random)), q.normalized().toRotationMatrix()};
+}
+
+class KdopTreeQueries : public ::testing::TestWithParam<int> {
+ protected:
+  std::shared_ptr<const MeshGeometry> cross = test::crossMesh(6, 2, 0.1);
+  std::shared_ptr<const MeshGeometry> sphere = test::sphereMesh(0.2, 2);
+};
+
+// Triangles against triangles and tetrahedra against tetrahedra of a cross and a sphere, 20 random
+// relative poses with the two overlapping in part.
+TEST_P(KdopTreeQueries, TandemTraversalFindsEveryOverlappingPair) {
+  const int k = GetParam();
+  const MeshCollisionModel a(cross, k), b(sphere, k);
+  std::mt19937 random(5);
+  long reported = 0, overlapping = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Pose bInA = randomPose(random, 0.35);
+    const Pose identity;
+    for (bool tetrahedra : {false, true}) {
+      std::set<std::pair<int, int>> found;
+      forEachOverlappingPair(tetrahedra ? a.tetrahedronTree() : a.triangleTree(),
+                             tetrahedra ? b.tetrahedronTree() : b.triangleTree(), bInA, 0.0,
+                             [&](int p, int q) { EXPECT_TRUE(found.insert({p, q}).second) << "reported twice"; });
+      const int countA = static_cast<int>(tetrahedra ? cross->tetrahedra.size() : cross->surface.triangles.size());
+      const int countB = static_cast<int>(tetrahedra ? sphere->tetrahedra.size() : sphere->surface.triangles.size());
+      for (int p = 0; p < countA; ++p)
+        for (int q = 0; q < countB; ++q) {
+          const bool overlap =
+              tetrahedra ? convexHullsOverlap(tetrahedronCorners(*cross, p, identity), tetrahedronCorners(*sphere, q, bInA))
+                         : convexHullsOverlap(triangleCorners(*cross, p, identity), triangleCorners(*sphere, q, bInA));
+          if (!overlap) continue;
+          ++overlapping;
+          EXPECT_TRUE(found.count({p, q})) << "k " << k << " trial " << trial << ": missed pair " << p << " " << q;
+        }
+      reported += static_cast<long>(found.size());
+    }
+  }
+  ASSERT_GT(overlapping, 100) << "the poses should make the meshes overlap";
+  std::printf("k = %d: %ld pairs reported, %ld overlap: %.0f %% false positives\n", k, reported, overlapping,
+              100.0 * static_cast<double>(reported - overlapping) / static_cast<double>(reported));
+}
+
+// Vertices against tetrahedra within a margin, as mesh-mesh contact generation asks.
+TEST_P(KdopTreeQueries, TandemTraversalWithMarginFindsEveryNearVertex) {
+  const int k = GetParam();
+  const MeshCollisionModel a(cross, k), b(sphere, k);
+  const double margin = 0.03;
+  std::mt19937 random(9);
+  for (int trial = 0; trial < 40; ++trial) {
+    const Pose bInA = randomPose(random, 0.35);
+    std::set<std::pair<int, int>> found;
+    forEachOverlappingPair(a.vertexTree(), b.tetrahedronTree(), bInA, margin,
+                           [&](int p, int q) { found.insert({p, q}); });
+    const Mat3 aInBRotation = bInA.rotation.transpose();
+    for (size_t p = 0; p < cross->surface.vertices.size(); ++p) {
+      const Vec3 inB = aInBRotation * (cross->surface.vertices[p] - bInA.position);
+      for (size_t q = 0; q < sphere->tetrahedra.size(); ++q)
+        if (distanceToTetrahedron(*sphere, static_cast<int>(q), inB) <= margin) {
+          EXPECT_TRUE(found.count({static_cast<int>(p), static_cast<int>(q)})) << "vertex " << p << " tet " << q;
+        }
+    }
+  }
+}
+
+TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
+  const int k = GetParam();
+  const MeshCollisionModel model(cross, k);
+  const auto& vertices = cross->surface.vertices;
+  const auto& triangles = cross->surface.triangles;
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> coordinate(-0.4, 0.4);
+  for (int trial = 0; trial < 100; ++trial) {
+    const Vec3 point(coordinate(random), coordinate(random), coordinate(random));
+    const double radius = 0.1;
+    std::set<int> near;
+    model.vertexTree().forEachNear(point, radius, [&](int v) { near.insert(v); });
+    for (size_t v = 0; v < vertices.size(); ++v)
+      if ((vertices[v] - point).norm() <= radius) {
+        EXPECT_TRUE(near.count(static_cast<int>(v)));
+      }
+
+    std::set<int> containing;
+    model.tetrahedronTree().forEachNear(point, 0.0, [&](int t) { containing.insert(t); });
+    for (size_t t = 0; t < cross->tetrahedra.size(); ++t)
+      if (distanceToTetrahedron(*cross, static_cast<int>(t), point) == 0.0) {
+        EXPECT_TRUE(containing.count(static_cast<int>(t)));
+      }
+
+    const Vec3 normal = Vec3(coordinate(random), coordinate(random), coordinate(random)).normalized();
+    const double offset = coordinate(random);
+    std::set<int> below;
+    model.vertexTree().forEachBelowPlane(normal, offset, [&](int v) { below.insert(v); });
+    for (size_t v = 0; v < vertices.size(); ++v)
+      if (normal.dot(vertices[v]) <= offset) {
+        EXPECT_TRUE(below.count(static_cast<int>(v)));
+      }
+
+    auto distanceTo = [&](int t) {
+      const auto& [x, y, z] = triangles[t];
+      return (closestPointOnTriangle(point, vertices[x], vertices[y], vertices[z]).point - point).norm();
+    };
+    double nearest = 1e300;
+    for (size_t t = 0; t < triangles.size(); ++t) nearest = std::min(nearest, distanceTo(static_cast<int>(t)));
+    const KdopTree::Nearest found = model.triangleTree().nearest(point, 1e300, distanceTo);
+    ASSERT_GE(found.primitive, 0);
+    EXPECT_EQ(found.distance, nearest);
+    EXPECT_EQ(model.triangleTree().nearest(point, 0.5 * nearest, distanceTo).primitive, -1);
+  }
+}
+
+TEST_P(KdopTreeQueries, TreeHoldsEveryPrimitiveOnce) {
+  const MeshCollisionModel model(sphere, GetParam());
+  EXPECT_EQ(model.triangleTree().primitiveCount(), static_cast<int>(sphere->surface.triangles.size()));
+  EXPECT_EQ(model.tetrahedronTree().primitiveCount(), static_cast<int>(sphere->tetrahedra.size()));
+  std::set<int> seen;
+  model.triangleTree().forEachNear(Vec3::Zero(), 1.0, [&](int t) { EXPECT_TRUE(seen.insert(t).second); });
+  EXPECT_EQ(seen.size(), sphere->surface.triangles.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(EachK, KdopTreeQueries, ::testing::Values(14, 18, 26));
+
+}  // namespace
+}  // namespace contactlab

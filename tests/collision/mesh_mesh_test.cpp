@@ -1,0 +1,77 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "collision/mesh_test_helpers.h"
+
+namespace contactlab::testing {
+namespace {
+
+// A 0.6 x 0.6 x 0.2 box mesh on a 1 x 1 x 0.4 one, sunk 1 mm: the upper box's four bottom corners
+// lie inside the lower box's top face; the lower box's corners are outside the upper one.
+TEST(MeshMesh, BoxOnBoxFaceToFace) {
+  const MeshCollisionModel lower = modelOf(test::boxMesh(Vec3(0.5, 0.5, 0.2)));
+  const MeshCollisionModel upper = modelOf(test::boxMesh(Vec3(0.3, 0.3, 0.1)));
+  const Pose upperPose = poseOf(Vec3(0.1, -0.1, 0.3 - 1e-3));
+  const ContactManifold contacts =
+      meshContacts([&](ContactBuffer& b) { collideMeshMesh(lower, Pose{}, upper, upperPose, b); }, 0.01);
+  ASSERT_EQ(contacts.size(), 4u);
+  expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
+  for (const ContactPoint& c : contacts) {
+    EXPECT_NEAR(std::abs(c.point.x() - 0.1), 0.3, 1e-12);
+    EXPECT_NEAR(std::abs(c.point.y() + 0.1), 0.3, 1e-12);
+    EXPECT_TRUE(c.feature & kSecondShapeFeature) << "the upper box's vertices";
+  }
+}
+
+// Finer meshes, the upper one turned 30 degrees: one cluster, kept to the pair's budget of 12, all
+// with the face normal.
+TEST(MeshMesh, TurnedFineBoxesGetAHandfulOfPoints) {
+  const MeshCollisionModel lower = modelOf(test::boxMesh(Vec3(0.5, 0.5, 0.2), 4));
+  const MeshCollisionModel upper = modelOf(test::boxMesh(Vec3(0.3, 0.3, 0.1), 4));
+  const Pose upperPose = poseOf(Vec3(0, 0, 0.3 - 1e-3), Quat(Eigen::AngleAxisd(0.5, Vec3::UnitZ())));
+  ContactBuffer buffer(0.01, 1e-9);
+  collideMeshMesh(lower, Pose{}, upper, upperPose, buffer);
+  EXPECT_GE(buffer.size(), 25);
+  ContactManifold contacts;
+  buffer.finalizeInto(contacts, false, ContactBuffer::kMaxMeshClusters);
+  ASSERT_EQ(contacts.size(), 12u);
+  expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
+}
+
+// Swapping the meshes gives the same candidate contacts with flipped normals (before reduction,
+// whose tie-breaks follow the feature ids, which swap sides).
+TEST(MeshMesh, SwappedPairGivesFlippedNormals) {
+  const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
+  const MeshCollisionModel b = modelOf(test::sphereMesh(0.15, 2));
+  std::mt19937 random(4);
+  std::uniform_real_distribution<double> offset(-0.25, 0.25);
+  int compared = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    const Pose poseA = poseOf(Vec3::Zero(), Quat(Eigen::AngleAxisd(offset(random), Vec3(1, 2, 0).normalized())));
+    const Pose poseB = poseOf(Vec3(offset(random), offset(random), offset(random)));
+    ContactBuffer forward(0.02, 1e-9), backward(0.02, 1e-9);
+    collideMeshMesh(a, poseA, b, poseB, forward);
+    collideMeshMesh(b, poseB, a, poseA, backward);
+    ASSERT_EQ(forward.size(), backward.size());
+    for (int i = 0; i < forward.size(); ++i) {
+      bool matched = false;
+      for (int j = 0; j < backward.size(); ++j)
+        matched |= (forward[i].point - backward[j].point).norm() < 1e-12 &&
+                   (forward[i].normal + backward[j].normal).norm() < 1e-12 &&
+                   std::abs(forward[i].gap - backward[j].gap) < 1e-12;
+      EXPECT_TRUE(matched) << "contact " << i << " of trial " << trial;
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 50);
+}
+
+TEST(MeshMesh, SeparatedMeshesHaveNoContacts) {
+  const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
+  EXPECT_TRUE(
+      meshContacts([&](ContactBuffer& b) { collideMeshMesh(a, Pose{}, a, poseOf(Vec3(0.45, 0, 0)), b); }, 0.01).empty());
+}
+
+}  // namespace
+}  // namespace contactlab::testing

@@ -1,0 +1,79 @@
+#include "collision/mesh_model.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+#include "support/test_meshes.h"
+
+namespace contactlab {
+namespace {
+
+class MeshModelOfBox : public ::testing::Test {
+ protected:
+  // A 1 x 0.6 x 0.4 box of 3^3 grid cubes.
+  MeshCollisionModel model{test::boxMesh(Vec3(0.5, 0.3, 0.2), 3), 18};
+};
+
+TEST_F(MeshModelOfBox, ContainsThePointsOfTheBox) {
+  EXPECT_TRUE(model.contains(Vec3(0.49, 0.29, -0.19)));
+  EXPECT_TRUE(model.contains(Vec3(0, 0, 0)));
+  EXPECT_FALSE(model.contains(Vec3(0.51, 0, 0)));
+  EXPECT_FALSE(model.contains(Vec3(0, 0, 0.21)));
+}
+
+TEST_F(MeshModelOfBox, InsidePointLeavesThroughTheNearestFace) {
+  const auto surface = model.closestSurfacePoint(Vec3(0.1, 0.05, 0.15), 0.0);
+  ASSERT_TRUE(surface);
+  EXPECT_NEAR(surface->distance, -0.05, 1e-12);
+  EXPECT_TRUE(surface->outwardNormal.isApprox(Vec3::UnitZ(), 1e-12));
+  EXPECT_TRUE(surface->point.isApprox(Vec3(0.1, 0.05, 0.2), 1e-12));
+}
+
+TEST_F(MeshModelOfBox, OutsidePointsWithinReachOnly) {
+  const auto aboveFace = model.closestSurfacePoint(Vec3(0.1, 0.05, 0.25), 0.1);
+  ASSERT_TRUE(aboveFace);
+  EXPECT_NEAR(aboveFace->distance, 0.05, 1e-12);
+  EXPECT_TRUE(aboveFace->outwardNormal.isApprox(Vec3::UnitZ(), 1e-12));
+  EXPECT_FALSE(model.closestSurfacePoint(Vec3(0.1, 0.05, 0.25), 0.04));
+
+  // Beyond the edge x = 0.5, z = 0.2: the normal points from the edge to the point.
+  const auto pastEdge = model.closestSurfacePoint(Vec3(0.53, 0.0, 0.24), 0.1);
+  ASSERT_TRUE(pastEdge);
+  EXPECT_NEAR(pastEdge->distance, 0.05, 1e-12);
+  EXPECT_TRUE(pastEdge->outwardNormal.isApprox(Vec3(0.6, 0, 0.8), 1e-12));
+  EXPECT_TRUE(pastEdge->point.isApprox(Vec3(0.5, 0, 0.2), 1e-12));
+}
+
+TEST(MeshModel, BadMeshesAreNamedInTheError) {
+  MeshGeometry noTetrahedra = *test::boxMesh(Vec3(1, 1, 1));
+  noTetrahedra.source = "broken.obj";
+  noTetrahedra.tetrahedra.clear();
+  try {
+    MeshCollisionModel(std::make_shared<const MeshGeometry>(noTetrahedra), 18);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "mesh 'broken.obj': there are no tetrahedra");
+  }
+  MeshGeometry badIndex = *test::boxMesh(Vec3(1, 1, 1));
+  badIndex.surface.triangles[3][1] = 99;
+  EXPECT_THROW(MeshCollisionModel(std::make_shared<const MeshGeometry>(badIndex), 18), std::invalid_argument);
+}
+
+TEST(MeshModelCache, OneModelPerGeometryRebuiltWhenKChanges) {
+  const auto box = test::boxMesh(Vec3(1, 1, 1));
+  MeshModelCache cache;
+  EXPECT_EQ(cache.k(), SolverSettings{}.kdop);
+  const MeshCollisionModel& first = cache.prepare(box);
+  EXPECT_EQ(&cache.prepare(box), &first);
+  EXPECT_EQ(&cache.model(*box), &first);
+  EXPECT_THROW(cache.model(*test::boxMesh(Vec3(1, 1, 1))), std::logic_error);
+  cache.setK(26);
+  EXPECT_THROW(cache.model(*box), std::logic_error);
+  EXPECT_EQ(cache.prepare(box).vertexTree().k(), 26);
+  EXPECT_THROW(cache.setK(20), std::invalid_argument);
+  EXPECT_EQ(cache.k(), 26);
+}
+
+}  // namespace
+}  // namespace contactlab

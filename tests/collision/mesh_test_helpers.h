@@ -1,0 +1,47 @@
+#pragma once
+// Shared set-up for the mesh pair tests: collision models of the test meshes and one-call contact
+// generation through a pair function, reduced as the narrowphase reduces mesh pairs.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "collision/contact_buffer.h"
+#include "collision/mesh_contacts.h"
+#include "collision/mesh_model.h"
+#include "collision/pair_functions.h"
+#include "support/test_meshes.h"
+
+namespace contactlab::testing {
+
+inline MeshCollisionModel modelOf(const std::shared_ptr<const MeshGeometry>& mesh, int k = 18) {
+  return MeshCollisionModel(mesh, k);
+}
+
+// Runs `propose(buffer)` and returns the reduced contacts, checking that normals are unit and gaps
+// below the margin.
+template <class Propose>
+ContactManifold meshContacts(Propose&& propose, double margin) {
+  ContactBuffer buffer(margin, 1e-9);
+  propose(buffer);
+  ContactManifold out;
+  buffer.finalizeInto(out, false, ContactBuffer::kMaxMeshClusters);
+  for (const ContactPoint& c : out) {
+    EXPECT_NEAR(c.normal.norm(), 1.0, 1e-12);
+    EXPECT_LT(c.gap, margin);
+  }
+  return out;
+}
+
+// Every contact has this normal and gap.
+inline void expectNormalAndGap(const ContactManifold& contacts, const Vec3& normal, double gap) {
+  for (const ContactPoint& c : contacts) {
+    EXPECT_TRUE(c.normal.isApprox(normal, 1e-12)) << c.normal.transpose();
+    EXPECT_NEAR(c.gap, gap, 1e-12);
+  }
+}
+
+inline Pose poseOf(const Vec3& position, const Quat& orientation = Quat::Identity()) {
+  return Pose{position, orientation.toRotationMatrix()};
+}
+
+}  // namespace contactlab::testing
