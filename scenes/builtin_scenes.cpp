@@ -1,5 +1,6 @@
 // The registry of built-in scenes: one line per scene. Builders live beside their parameter lists
-// in their own files (stacks.cpp, simple.cpp, pile.cpp, truck.cpp).
+// in their own files (stacks.cpp, simple.cpp, pile.cpp, truck.cpp; mesh scenes: box_drops.cpp for
+// jacks and bunnies-rigid, funnel.cpp, spheres.cpp, chess.cpp).
 #include "scene_building.h"
 
 namespace contactlab {
@@ -14,6 +15,11 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::spinScene(),
       scenes::pileScene(),
       scenes::truckScene(),
+      scenes::jacksScene(),
+      scenes::funnelScene(),
+      scenes::spheresScene(),
+      scenes::chessScene(),
+      scenes::bunniesRigidScene(),
   };
   return scenes;
 }

@@ -26,18 +26,7 @@ Scene buildPile(const SceneParams& params, std::uint64_t seed) {
   const double wallHeight = std::max(kMinWallHeight, 0.25 * inner);
 
   Scene scene;
-  // The container: the ground as its floor and four walls standing on it, the ±y walls fitting
-  // between the ±x walls.
-  scene.bodies.push_back(groundBox(inner + 2.0 * kWallThickness));
-  const double wallOffset = 0.5 * (inner + kWallThickness);
-  for (int side : {-1, 1}) {
-    scene.bodies.push_back(staticBox("wall_x" + std::string(side < 0 ? "-" : "+"),
-                                     Vec3(kWallThickness, inner + 2.0 * kWallThickness, wallHeight),
-                                     Vec3(side * wallOffset, 0, 0.5 * wallHeight)));
-    scene.bodies.push_back(staticBox("wall_y" + std::string(side < 0 ? "-" : "+"),
-                                     Vec3(inner, kWallThickness, wallHeight),
-                                     Vec3(0, side * wallOffset, 0.5 * wallHeight)));
-  }
+  addBoxContainer(scene, inner, wallHeight, kWallThickness);
 
   SceneRandom random(seed);
   const int cellsPerLayer = cellsAcross * cellsAcross;

@@ -1,9 +1,12 @@
 #include "scene_building.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
 #include <sstream>
+
+#include "geometry/mesh_library.h"
 
 namespace contactlab::scenes {
 
@@ -28,6 +31,66 @@ BodyDesc dynamicSphere(const std::string& name, double radius, const Vec3& posit
   body.shape = SphereShape{radius};
   body.position = position;
   return body;
+}
+
+BodyDesc meshBody(const std::string& name, std::shared_ptr<const MeshGeometry> geometry, const Vec3& position,
+                  const Quat& orientation, MotionType motion) {
+  BodyDesc body;
+  body.name = name;
+  body.shape = MeshShape{std::move(geometry)};
+  body.position = position;
+  body.orientation = orientation;
+  body.motion = motion;
+  return body;
+}
+
+std::shared_ptr<const MeshGeometry> sceneMesh(const std::string& scene, const std::string& mesh, double scale) {
+  try {
+    return namedMeshGeometry(mesh, scale);
+  } catch (const MeshError& e) {
+    throw SceneError("scene " + scene + ": " + e.what());
+  }
+}
+
+void addBoxContainer(Scene& scene, double innerWidth, double wallHeight, double wallThickness) {
+  scene.bodies.push_back(groundBox(innerWidth + 2.0 * wallThickness));
+  const double wallOffset = 0.5 * (innerWidth + wallThickness);
+  for (int side : {-1, 1}) {
+    const std::string sign = side < 0 ? "-" : "+";
+    scene.bodies.push_back(staticBox("wall_x" + sign, Vec3(wallThickness, innerWidth + 2.0 * wallThickness, wallHeight),
+                                     Vec3(side * wallOffset, 0, 0.5 * wallHeight)));
+    scene.bodies.push_back(staticBox("wall_y" + sign, Vec3(innerWidth, wallThickness, wallHeight),
+                                     Vec3(0, side * wallOffset, 0.5 * wallHeight)));
+  }
+}
+
+std::vector<Vec3> dropPositions(const std::string& scene, int count, Footprint footprint, double halfWidth,
+                                double bodyRadius, double jitter, double bottom, SceneRandom& random) {
+  // A jittered centre is at most sqrt(3) * jitter from its cell's centre, so a cell of this width
+  // holds the body's bounding ball wherever the jitter puts it.
+  const double cell = 2.0 * (bodyRadius + std::sqrt(3.0) * jitter);
+  const int across = static_cast<int>(std::floor(2.0 * halfWidth / cell));
+  std::vector<Vec3> layer;
+  for (int i = 0; i < across; ++i)
+    for (int j = 0; j < across; ++j) {
+      const Vec3 centre((i + 0.5 - 0.5 * across) * cell, (j + 0.5 - 0.5 * across) * cell, 0);
+      if (footprint == Footprint::Square || centre.norm() + 0.5 * cell <= halfWidth) layer.push_back(centre);
+    }
+  if (layer.empty()) {
+    std::ostringstream message;
+    message << "scene " << scene << ": bodies of bounding radius " << bodyRadius
+            << " m do not fit in a footprint of half width " << halfWidth << " m";
+    throw SceneError(message.str());
+  }
+  std::vector<Vec3> positions;
+  positions.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    const int level = i / static_cast<int>(layer.size());
+    const Vec3 cellCentre = layer[i % layer.size()] + Vec3(0, 0, bottom + (level + 0.5) * cell);
+    positions.push_back(cellCentre + Vec3(random.uniform(-jitter, jitter), random.uniform(-jitter, jitter),
+                                          random.uniform(-jitter, jitter)));
+  }
+  return positions;
 }
 
 BodyDesc groundBox(double extent) { return staticBox("ground", Vec3(extent, extent, 1), Vec3(0, 0, -0.5)); }

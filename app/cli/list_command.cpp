@@ -1,3 +1,4 @@
+#include <algorithm>
 // `contactlab-cli list`: the built-in scenes with their parameters, and the solvers.
 #include <cstdio>
 #include <iostream>
@@ -17,8 +18,10 @@ int listCommand(Args args) {
     throw UsageError("list takes no arguments, got \"" + std::string(arg) + "\"");
   }
   std::printf("scenes (contactlab-cli run NAME [--param KEY=VALUE]...):\n");
+  int nameWidth = 0;  // the longest name sets the column, so descriptions line up
+  for (const SceneEntry& scene : builtinScenes()) nameWidth = std::max(nameWidth, static_cast<int>(scene.name.size()));
   for (const SceneEntry& scene : builtinScenes()) {
-    std::printf("  %-10s %s\n", scene.name.c_str(), scene.description.c_str());
+    std::printf("  %-*s %s\n", nameWidth, scene.name.c_str(), scene.description.c_str());
     for (const SceneParam& param : scene.params) {
       char setting[64];
       std::snprintf(setting, sizeof setting, "%s=%g", param.name.c_str(), param.defaultValue);

@@ -82,6 +82,10 @@ TEST(BuiltinScenes, NoTwoBodiesOverlapInitially) {
     // A smaller pile keeps the all-pairs check quick; its lattice is the same at any count.
     const SceneParams params = entry.name == "pile" ? SceneParams{{"count", 400}} : SceneParams{};
     const Scene scene = buildBuiltinScene(entry.name, params, 7);
+    // Scenes with mesh bodies are checked against the meshes themselves in mesh_scenes_test.cpp.
+    if (std::any_of(scene.bodies.begin(), scene.bodies.end(),
+                    [](const BodyDesc& b) { return std::holds_alternative<MeshShape>(b.shape); }))
+      continue;
     for (std::size_t i = 0; i < scene.bodies.size(); ++i)
       for (std::size_t j = i + 1; j < scene.bodies.size(); ++j) {
         const BodyDesc &a = scene.bodies[i], &b = scene.bodies[j];
