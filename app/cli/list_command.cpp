@@ -1,5 +1,5 @@
-#include <algorithm>
 // `contactlab-cli list`: the built-in scenes with their parameters, and the solvers.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
