@@ -1,5 +1,7 @@
 #include "bullet_scene.h"
 
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/Gimpact/btGImpactShape.h>
 #include <btBulletDynamicsCommon.h>
 
 #include <algorithm>
@@ -53,8 +55,7 @@ std::unique_ptr<btCollisionShape> bulletShape(const Shape& shape) {
           return std::make_unique<btCapsuleShapeZ>(static_cast<btScalar>(s.radius),
                                                    static_cast<btScalar>(2.0 * s.halfLength));
         } else if constexpr (std::is_same_v<S, MeshShape>) {
-          // The constructor refuses mesh bodies before any shape is converted.
-          throw std::logic_error("bulletShape: mesh bodies are not converted to Bullet");
+          throw std::logic_error("bulletShape: mesh bodies go through BulletScene::meshShape");
         } else {
           static_assert(std::is_same_v<S, PlaneShape>);
           return std::make_unique<btStaticPlaneShape>(toBullet(s.normal.normalized()),
@@ -79,6 +80,7 @@ BulletScene::BulletScene(const Scene& scene, int solverIterations)
   validateSceneSettings(scene);
   world_ = std::make_unique<btDiscreteDynamicsWorld>(dispatcher_.get(), broadphase_.get(), solver_.get(),
                                                      configuration_.get());
+  btGImpactCollisionAlgorithm::registerAlgorithm(dispatcher_.get());
   world_->setGravity(toBullet(scene.gravity));
   world_->getSolverInfo().m_numIterations = solverIterations;
 
@@ -86,15 +88,19 @@ BulletScene::BulletScene(const Scene& scene, int solverIterations)
     const BodyDesc& desc = scene.bodies[index];
     if (desc.motion == MotionType::Kinematic)
       throw std::invalid_argument(bodyLabel(index, desc) + ": kinematic bodies are not converted to Bullet");
-    if (kindOf(desc.shape) == ShapeKind::Mesh)
-      throw std::invalid_argument(bodyLabel(index, desc) + ": mesh bodies are not converted to Bullet yet");
     // contactlab's own mass properties and resolved material (scene defaults applied).
     const Body body = makeBody(desc, scene.friction, index);
-    shapes_.push_back(bulletShape(body.shape));
+    btCollisionShape* shape = nullptr;
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) {
+      shape = meshShape(*mesh->geometry, body.isDynamic());
+    } else {
+      shapes_.push_back(bulletShape(body.shape));
+      shape = shapes_.back().get();
+    }
 
     const bool dynamic = body.isDynamic();
     const btScalar mass = dynamic ? static_cast<btScalar>(body.mass) : btScalar(0);
-    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shapes_.back().get(),
+    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape,
                                                   dynamic ? toBullet(body.inertiaBody) : btVector3(0, 0, 0));
     info.m_startWorldTransform = btTransform(toBullet(body.orientation), toBullet(body.position));
     // Pair friction: Bullet multiplies the two bodies' values, contactlab takes sqrt(mu_a mu_b); with
@@ -116,6 +122,34 @@ BulletScene::BulletScene(const Scene& scene, int solverIterations)
 }
 
 BulletScene::~BulletScene() = default;
+
+// A mesh as a user of Bullet would convert it: the triangles in a btTriangleMesh; a moving body gets
+// a btGImpactMeshShape (Bullet's concave-vs-concave shape, a BVH over the triangles, collided by
+// btGImpactCollisionAlgorithm, registered in the constructor), a static one the btBvhTriangleMeshShape
+// meant for static scenery. Bullet's default collision margins are kept. The vertices are already in
+// the body frame (centre of mass at the origin, principal axes), which is Bullet's body frame too. One
+// Bullet shape per geometry and motion, shared by every body of that geometry, as contactlab shares
+// the geometry.
+btCollisionShape* BulletScene::meshShape(const MeshGeometry& geometry, bool dynamic) {
+  auto& cache = dynamic ? dynamicMeshShapes_ : staticMeshShapes_;
+  if (const auto found = cache.find(&geometry); found != cache.end()) return found->second;
+  auto triangles = std::make_unique<btTriangleMesh>(/*use32bitIndices=*/true, /*use4componentVertices=*/false);
+  const std::vector<Vec3>& v = geometry.surface.vertices;
+  for (const auto& t : geometry.surface.triangles)
+    triangles->addTriangle(toBullet(v[t[0]]), toBullet(v[t[1]]), toBullet(v[t[2]]), /*removeDuplicateVertices=*/false);
+  std::unique_ptr<btCollisionShape> shape;
+  if (dynamic) {
+    auto gimpact = std::make_unique<btGImpactMeshShape>(triangles.get());
+    gimpact->updateBound();
+    shape = std::move(gimpact);
+  } else {
+    shape = std::make_unique<btBvhTriangleMeshShape>(triangles.get(), /*useQuantizedAabbCompression=*/true);
+  }
+  triangleMeshes_.push_back(std::move(triangles));
+  shapes_.push_back(std::move(shape));
+  cache.emplace(&geometry, shapes_.back().get());
+  return shapes_.back().get();
+}
 
 void BulletScene::step() {
   solver_->squaredResidual = 0.0;

@@ -39,6 +39,7 @@ class btCollisionShape;
 class btDefaultCollisionConfiguration;
 class btDiscreteDynamicsWorld;
 class btRigidBody;
+class btTriangleMesh;
 
 namespace contactlab::bench {
 
@@ -79,7 +80,11 @@ class BulletScene {
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
   std::unique_ptr<btBroadphaseInterface> broadphase_;
   std::unique_ptr<ResidualReportingSolver> solver_;
+  btCollisionShape* meshShape(const MeshGeometry& geometry, bool dynamic);
+
+  std::vector<std::unique_ptr<btTriangleMesh>> triangleMeshes_;  // the triangles the mesh shapes point to
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+  std::map<const MeshGeometry*, btCollisionShape*> dynamicMeshShapes_, staticMeshShapes_;
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
   std::unique_ptr<btDiscreteDynamicsWorld> world_;
   double dt_ = 0.0;

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "geometry/mesh_library.h"
 #include "support/test_scenes.h"
 
 namespace contactlab::bench {
@@ -141,18 +142,26 @@ TEST(BulletScene, RefusesKinematicBodies) {
   EXPECT_THROW(BulletScene{scene}, std::invalid_argument);
 }
 
-// Mesh bodies are not converted yet: refused before any shape is made, naming the body.
-TEST(BulletScene, RefusesMeshBodiesNamingThem) {
+// Mesh bodies become GImpact shapes, one per geometry: two cubes of the same mesh share one Bullet
+// shape, and a 1 m cube mesh dropped on the ground comes to rest on it with its centre at half its
+// height, up to Bullet's collision margins (a few centimetres), neither sinking through nor hovering.
+TEST(BulletScene, MeshCubesShareOneShapeAndRestOnTheGround) {
   Scene scene;
-  BodyDesc jack;
-  jack.name = "jack";
-  jack.shape = MeshShape{std::make_shared<MeshGeometry>()};
-  scene.bodies.push_back(jack);
-  try {
-    BulletScene bullet{scene};
-    FAIL() << "a mesh body was converted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "body 0 (\"jack\"): mesh bodies are not converted to Bullet yet");
+  scene.bodies.push_back(test::staticGround(0.5));
+  const auto cube = namedMeshGeometry("cube", 1.0);
+  for (double x : {-1.0, 1.0}) {
+    BodyDesc body;
+    body.shape = MeshShape{cube};
+    body.position = Vec3(x, 0, 0.7);
+    scene.bodies.push_back(body);
+  }
+  BulletScene bullet{scene};
+  EXPECT_EQ(bullet.body(1).getCollisionShape(), bullet.body(2).getCollisionShape());
+  EXPECT_EQ(bullet.body(1).getCollisionShape()->getShapeType(), GIMPACT_SHAPE_PROXYTYPE);
+  for (int step = 0; step < 200; ++step) bullet.step();
+  for (int body : {1, 2}) {
+    EXPECT_NEAR(bulletPosition(bullet.body(body)).z(), 0.5, 0.05) << "body " << body;
+    EXPECT_LT(fromBullet(bullet.body(body).getLinearVelocity()).norm(), 0.05) << "body " << body;
   }
 }
 
