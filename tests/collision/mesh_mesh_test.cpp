@@ -67,6 +67,42 @@ TEST(MeshMesh, SwappedPairGivesFlippedNormals) {
   EXPECT_GT(compared, 50);
 }
 
+// The candidate culling loses nothing: the pair gives exactly the contacts of every surface vertex
+// of each mesh tested against the other (the definition of the method), on random touching poses.
+TEST(MeshMesh, SameContactsAsEveryVertexTested) {
+  const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
+  const MeshCollisionModel b = modelOf(test::sphereMesh(0.15, 2));
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> offset(-0.3, 0.3);
+  std::uniform_real_distribution<double> angle(-3.0, 3.0);
+  const double margin = 0.02;
+  int compared = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    const Pose poseA = poseOf(Vec3::Zero(), Quat(Eigen::AngleAxisd(angle(random), Vec3(1, 2, 0).normalized())));
+    const Pose poseB = poseOf(Vec3(offset(random), offset(random), offset(random)),
+                              Quat(Eigen::AngleAxisd(angle(random), Vec3(0, 1, 3).normalized())));
+    ContactBuffer paired(margin, 1e-9), everyVertex(margin, 1e-9);
+    collideMeshMesh(a, poseA, b, poseB, paired);
+    const auto& verticesA = a.geometry().surface.vertices;
+    const auto& verticesB = b.geometry().surface.vertices;
+    for (size_t v = 0; v < verticesA.size(); ++v)
+      addMeshBallContact(b, poseB, false, toWorld(poseA, verticesA[v]), 0.0, static_cast<std::uint32_t>(v),
+                         everyVertex);
+    for (size_t v = 0; v < verticesB.size(); ++v)
+      addMeshBallContact(a, poseA, true, toWorld(poseB, verticesB[v]), 0.0,
+                         kSecondShapeFeature | static_cast<std::uint32_t>(v), everyVertex);
+    ASSERT_EQ(paired.size(), everyVertex.size()) << "trial " << trial;
+    for (int i = 0; i < paired.size(); ++i) {
+      EXPECT_EQ(paired[i].feature, everyVertex[i].feature);
+      EXPECT_EQ(paired[i].point, everyVertex[i].point);
+      EXPECT_EQ(paired[i].normal, everyVertex[i].normal);
+      EXPECT_EQ(paired[i].gap, everyVertex[i].gap);
+    }
+    compared += paired.size();
+  }
+  EXPECT_GT(compared, 100);
+}
+
 TEST(MeshMesh, SeparatedMeshesHaveNoContacts) {
   const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
   EXPECT_TRUE(

@@ -32,6 +32,14 @@ struct Kdop {
   // A lower bound of the distance from a point to the kDOP (0 inside): the largest distance to
   // one of its slabs (the axes are unit).
   double distanceBound(std::span<const Vec3> axes, const Vec3& point) const;
+  // distanceBound(axes, point) <= distance, stopping at the first slab farther than that.
+  bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance) const {
+    for (size_t i = 0; i < axes.size(); ++i) {
+      const double projection = axes[i].dot(point);
+      if (lower[i] - projection > distance || projection - upper[i] > distance) return false;
+    }
+    return true;
+  }
 };
 
 Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);

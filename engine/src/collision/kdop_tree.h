@@ -44,7 +44,7 @@ class KdopTree {
   // Every primitive of the leaves whose kDOP comes within `radius` of `point` (tree frame).
   template <class Visit>
   void forEachNear(const Vec3& point, double radius, Visit&& visit) const {
-    traverse([&](const Kdop& node) { return node.distanceBound(axes_, point) <= radius; }, visit);
+    traverse([&](const Kdop& node) { return node.mayBeWithin(axes_, point, radius); }, visit);
   }
 
   // Every primitive of the leaves whose kDOP reaches into the half-space {x : normal . x <= offset} (tree frame,

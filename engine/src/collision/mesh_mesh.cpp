@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "collision/mesh_contacts.h"
@@ -9,20 +10,39 @@ namespace contactlab {
 namespace {
 
 // Every surface vertex of `mesh` inside `other` or within the margin of it, each touching `other`
-// at its nearest surface point. The candidates are the vertices whose leaves meet one of other's
-// tetrahedra (grown by the margin) in the tandem traversal.
+// at its nearest surface point. The candidates are the vertices of the leaves that meet a leaf of
+// other's tetrahedra (grown by the margin) in the tandem traversal, kept only if the vertex itself
+// comes within the margin of one of those tetrahedra's kDOPs: leaves of 4 report 16 pairs of which
+// few touch, and a vertex near none of other's tetrahedra is neither inside other nor within the
+// margin of its surface (the surface triangles are faces of the tetrahedra), so the nearest-point
+// search that dominates the pair's cost would find nothing for it.
 void addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, const MeshCollisionModel& other,
                        const Pose& otherPose, bool meshIsFirst, ContactBuffer& buffer) {
   thread_local std::vector<int> candidates;
+  thread_local std::vector<std::uint8_t> isCandidate;
+  const auto& vertices = mesh.geometry().surface.vertices;
   candidates.clear();
+  isCandidate.assign(vertices.size(), 0);
+  const Pose meshInOther = relativePose(otherPose, meshPose);
+  int lastVertex = -1;
+  Vec3 inOther;
   forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), relativePose(meshPose, otherPose),
-                         buffer.margin(), [&](int vertex, int) { candidates.push_back(vertex); });
+                         buffer.margin(), [&](int vertex, int tetrahedron) {
+                           if (isCandidate[vertex]) return;
+                           // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
+                           if (vertex != lastVertex) {
+                             lastVertex = vertex;
+                             inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
+                           }
+                           if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin())) return;
+                           isCandidate[vertex] = 1;
+                           candidates.push_back(vertex);
+                         });
   std::sort(candidates.begin(), candidates.end());
-  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   const std::uint32_t side = meshIsFirst ? 0u : kSecondShapeFeature;
   for (int vertex : candidates)
-    addMeshBallContact(other, otherPose, !meshIsFirst, toWorld(meshPose, mesh.geometry().surface.vertices[vertex]),
-                       0.0, side | static_cast<std::uint32_t>(vertex), buffer);
+    addMeshBallContact(other, otherPose, !meshIsFirst, toWorld(meshPose, vertices[vertex]), 0.0,
+                       side | static_cast<std::uint32_t>(vertex), buffer);
 }
 
 }  // namespace

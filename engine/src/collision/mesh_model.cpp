@@ -56,9 +56,13 @@ std::vector<Kdop> pointBounds(std::span<const Vec3> axes, const std::vector<Vec3
 
 MeshCollisionModel::MeshCollisionModel(std::shared_ptr<const MeshGeometry> geometry, int k)
     : geometry_(std::move(geometry)),
-      vertexTree_(k, pointBounds(kdopAxes(k), checked(geometry_).surface.vertices)),
+      tetrahedronBounds_(elementBounds(kdopAxes(k), checked(geometry_).tetrahedra, geometry_->tetVertices)),
+      // Far above the rounding of a projection on an axis (a few ulps of the mesh's size), far
+      // below any margin.
+      roundingSlack_(1e-9 * (1.0 + geometry_->boundingRadius)),
+      vertexTree_(k, pointBounds(kdopAxes(k), geometry_->surface.vertices)),
       triangleTree_(k, elementBounds(kdopAxes(k), geometry_->surface.triangles, geometry_->surface.vertices)),
-      tetrahedronTree_(k, elementBounds(kdopAxes(k), geometry_->tetrahedra, geometry_->tetVertices)) {
+      tetrahedronTree_(k, tetrahedronBounds_) {
   const auto& vertices = geometry_->surface.vertices;
   triangleNormals_.reserve(geometry_->surface.triangles.size());
   for (const auto& [a, b, c] : geometry_->surface.triangles)

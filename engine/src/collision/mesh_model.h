@@ -23,6 +23,13 @@ class MeshCollisionModel {
   const KdopTree& triangleTree() const { return triangleTree_; }  // the surface's triangles
   const KdopTree& tetrahedronTree() const { return tetrahedronTree_; }
 
+  // False when the body-frame point is certainly farther than `distance` from tetrahedron t (its
+  // kDOP is): a per-primitive test after a tree query that reports whole leaves. The slack covers
+  // rounding, so a point on the tetrahedron's boundary is never rejected.
+  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance) const {
+    return tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_);
+  }
+
   // Whether a body-frame point lies in the solid (in one of its tetrahedra, boundary included).
   bool contains(const Vec3& point) const;
 
@@ -39,6 +46,8 @@ class MeshCollisionModel {
 
  private:
   std::shared_ptr<const MeshGeometry> geometry_;
+  std::vector<Kdop> tetrahedronBounds_;  // each tetrahedron's own kDOP, body frame
+  double roundingSlack_;
   KdopTree vertexTree_;
   KdopTree triangleTree_;
   KdopTree tetrahedronTree_;
