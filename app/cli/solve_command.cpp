@@ -20,6 +20,7 @@ struct SolveOptions {
   int maxIterations = 10000;
   int localIterations = 1;
   double localTolerance = 0.1;
+  bool exactLocalSolve = false;
   std::string out;
 };
 
@@ -45,6 +46,10 @@ constexpr const char* kSolveHelp =
     "                              sweep's merit and its first step (a block Gauss-Seidel sweep; default 1,\n"
     "                              the PROX paper's Alg. 2; docs/fc3d.md says when more pays)\n"
     "  --local-tol X               prox-gs with --local-iter > 1: the fraction above (default 0.1)\n"
+    "  --local-solve prox|exact    prox-gs: exact solves each contact's local problem in closed form (take-off,\n"
+    "                              sticking, or sliding by the roots of a quartic): the block Gauss-Seidel of\n"
+    "                              Siconos' NSGS, no r-factor used; prox takes --local-iter proximal steps\n"
+    "                              (default prox)\n"
     "  --out FILE                  CSV of the solution: contact,r_n,r_t1,r_t2,u_n,u_t1,u_t2 (u = W r + q)\n"
     "  --help                      show this help\n"
     "\n"
@@ -82,7 +87,7 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     const std::string_view name = arg.substr(0, equals);
     std::string_view value;
     if (name != "--solver" && name != "--rfactor" && name != "--tol" && name != "--max-iter" && name != "--out" &&
-        name != "--local-iter" && name != "--local-tol")
+        name != "--local-iter" && name != "--local-tol" && name != "--local-solve")
       throw UsageError("unknown flag " + std::string(name));
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
     else if (i + 1 < args.size()) value = args[++i];
@@ -94,6 +99,10 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     else if (name == "--max-iter") o.maxIterations = wholeNumber(name, value, 1);
     else if (name == "--local-iter") o.localIterations = wholeNumber(name, value, 1);
     else if (name == "--local-tol") o.localTolerance = positiveNumber(name, value);
+    else if (name == "--local-solve") {
+      if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + quoted(value));
+      o.exactLocalSolve = value == "exact";
+    }
     else o.out = outputPath(name, value);
   }
   if (!haveFile) throw UsageError("solve needs a FILE.dat (a Siconos frictional contact problem)");
@@ -118,6 +127,7 @@ int solveCommand(Args args) {
   settings.maxIterations = options->maxIterations;
   settings.proxLocalIterations = options->localIterations;
   settings.proxLocalTolerance = options->localTolerance;
+  settings.proxExactLocalSolve = options->exactLocalSolve;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
@@ -125,8 +135,9 @@ int solveCommand(Args args) {
   const bool usesRFactor = std::any_of(solverRegistry().begin(), solverRegistry().end(), [&](const SolverEntry& e) {
     return e.name == options->solver && e.usesRFactor;
   });
-  const std::string solverLabel =
+  std::string solverLabel =
       usesRFactor ? options->solver + " (" + rFactorName(options->rFactor) + " r-factor)" : options->solver;
+  if (options->exactLocalSolve && options->solver == "prox-gs") solverLabel += ", exact local solves";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
               solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
               report.naturalMapResidual, report.seconds);

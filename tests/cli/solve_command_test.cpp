@@ -69,12 +69,14 @@ TEST(SolveCommand, PrintsOneLineAndWritesTheSolution) {
 
 // The acceptance: PROX-GS to 1e-8 on the seven samples with at most 9 contacts, with every
 // r-factor (Blocked on the unsymmetric Rover problems needs RFactors' symmetric part of W_kk), and
-// with Local as a block Gauss-Seidel (--local-iter, the setting the Siconos bench runs).
+// with Local as a block Gauss-Seidel (--local-iter, the setting the Siconos bench runs), and with
+// exact local solves (--local-solve exact).
 TEST(SolveCommand, ReachesTheToleranceOnTheSevenSmallSamples) {
   CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   for (const test::Fc3dSample& sample : test::fc3dSamples()) {
     if (sample.contacts > 9) continue;
-    for (const char* flags : {"global", "local", "blocked", "local --local-iter 10 --local-tol 0.01"}) {
+    for (const char* flags :
+         {"global", "local", "blocked", "local --local-iter 10 --local-tol 0.01", "local --local-solve exact"}) {
       SCOPED_TRACE(sample.file + " " + flags);
       const CliResult result = runCli("solve '" + test::fc3dPath(sample.file) + "' --rfactor " + flags);
       ASSERT_EQ(result.exitCode, 0) << result.output;
@@ -127,7 +129,7 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
   for (const auto& [flags, mention] : std::vector<std::pair<std::string, std::string>>{
            {"--tol -1", "--tol"}, {"--max-iter x", "--max-iter"}, {"--solver nope", "--solver"},
            {"--rfactor fast", "--rfactor"}, {"--frobnicate 1", "--frobnicate"},
-           {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}}) {
+           {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}, {"--local-solve fast", "--local-solve"}}) {
     result = runCli("solve " + good + " " + flags);
     EXPECT_EQ(result.exitCode, 2) << flags << ": " << result.output;
     EXPECT_NE(result.output.find(mention), std::string::npos) << result.output;

@@ -43,6 +43,14 @@ struct SolverSettings {
   // the body-space sweeps and by prox-jacobi.
   int proxLocalIterations = 1;
   double proxLocalTolerance = 0.1;
+  // prox-gs on Delassus problems: solve each contact's local problem exactly instead
+  // (solvers/coulomb_local_solve.h: take-off, sticking or sliding, the last by the roots of a
+  // quartic), the block Gauss-Seidel sweep of Siconos' NSGS. Contacts whose friction set is not a
+  // disk (mu_tau > 0, or one tangential mu zero) or whose local problem the solve cannot answer take
+  // the proximal steps above. The sweep then does not depend on R for the exact contacts, so there
+  // is no back-tracking: as for PGS's fixed R, only a non-finite merit stops the solve (at the best
+  // iterate).
+  bool proxExactLocalSolve = false;
 
   // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR
   // converges for any omega in (0, 2) on an LCP with a symmetric positive definite A (Cottle, Pang

@@ -25,8 +25,9 @@ DelassusProblem slidingContact() {
   return makeDelassusProblem({{{0, w}}}, q, {Vec3(0.5, 0.5, 0.0)});
 }
 
-Eigen::VectorXd oneSweep(const DelassusProblem& problem, int localIterations) {
+Eigen::VectorXd oneSweep(const DelassusProblem& problem, int localIterations, bool exact = false) {
   SolverSettings settings;
+  settings.proxExactLocalSolve = exact;
   settings.rFactor = RFactorStrategy::Local;
   settings.maxIterations = 1;
   settings.tolAbs = 0.0;
@@ -47,6 +48,8 @@ TEST(ProxDelassusLocalIterations, OneSweepSolvesASingleContactExactly) {
   EXPECT_LT(naturalMapResidual(problem, block), 1e-12);
   // Alg. 2's single step per sweep is far from it after one sweep (the friction set is still {0}).
   EXPECT_GT((oneSweep(problem, 1) - exact).cwiseAbs().maxCoeff(), 0.1);
+  // The exact local solve gets it in its one step.
+  EXPECT_LT((oneSweep(problem, 1, true) - exact).cwiseAbs().maxCoeff(), 1e-14);
 }
 
 TEST(ProxDelassusLocalIterations, ReachTheSameSolutionAsAlgorithm2OnAColumn) {
@@ -67,6 +70,14 @@ TEST(ProxDelassusLocalIterations, ReachTheSameSolutionAsAlgorithm2OnAColumn) {
   ASSERT_TRUE(blockReport.converged());
   EXPECT_LT((plain - block).cwiseAbs().maxCoeff(), 1e-8 * plain.cwiseAbs().maxCoeff());
   EXPECT_LT(blockReport.naturalMapResidual, 1e-10);
+  // And with exact local solves (NSGS's sweep), which has no r-factor to back-track.
+  settings.proxExactLocalSolve = true;
+  Eigen::VectorXd exact = Eigen::VectorXd::Zero(d.numRows());
+  const SolveReport exactReport = makeSolver("prox-gs")->solve(d, settings, exact);
+  ASSERT_TRUE(exactReport.converged());
+  EXPECT_EQ(exactReport.rollbacks, 0);
+  EXPECT_LT((plain - exact).cwiseAbs().maxCoeff(), 1e-8 * plain.cwiseAbs().maxCoeff());
+  EXPECT_LT(exactReport.naturalMapResidual, 1e-10);
 }
 
 }  // namespace

@@ -3,15 +3,17 @@
 #include <algorithm>
 
 #include "solvers/contact_rows.h"
+#include "solvers/coulomb_local_solve.h"
 #include "solvers/pgs.h"
 #include "solvers/prox/prox_contact_update.h"
 #include "solvers/prox/prox_solver.h"
 
 namespace contactlab {
 
-void ProxDelassusSweep::prepare(const DelassusProblem& problem, int localIterations, double localTolerance) {
-  localIterations_ = std::max(localIterations, 1);
-  localTolerance_ = localTolerance;
+void ProxDelassusSweep::prepare(const DelassusProblem& problem, const SolverSettings& settings) {
+  localIterations_ = std::max(settings.proxLocalIterations, 1);
+  localTolerance_ = settings.proxLocalTolerance;
+  exactLocalSolve_ = settings.proxExactLocalSolve;
   // Jacobi's step split (prox_jacobi.h explains why it is needed): without bodies we split it among
   // the contacts that contact k's velocity depends on, the blocks of its block row (itself
   // included). That is at least the body-space count (the contacts on its busiest body), so never
@@ -48,13 +50,21 @@ double ProxDelassusSweep::sweepGaussSeidel(const DelassusProblem& problem, const
 Vec4 ProxDelassusSweep::solveContact(const DelassusProblem& problem, const RFactors& r, int k,
                                      const Vec4& previous) const {
   Vec4 velocity = problem.velocity(k, lambda_);
+  const Mat4& diagonal = problem.diagonalBlock(k);
+  if (const Vec3& mu = problem.friction[k]; exactLocalSolve_ && mu[2] == 0.0) {
+    // With mu_tau = 0 lambda_tau is 0 and the rows (n, t, s) are the whole local problem:
+    // v = W_kk lambda_k + b, b = v_k - W_kk lambda_k (the other contacts' part).
+    const Vec4 others = velocity - diagonal * previous;
+    if (const auto exact = solveCoulombContact(diagonal.topLeftCorner<3, 3>(), others.head<3>(), mu[0], mu[1],
+                                               previous.head<3>()))
+      return Vec4((*exact)[0], (*exact)[1], (*exact)[2], 0.0);
+  }
   Vec4 current = proxContactUpdate(problem.friction[k], r, k, 1.0, previous, velocity);
   if (localIterations_ == 1) return current;
   // The block Gauss-Seidel of the local problem v_k = W_kk lambda_k + (q_k + sum_{l != k} W_kl
   // lambda_l): the other contacts' part of v_k is fixed, so a step changes v_k by W_kk times it.
   // Each repeat is Alg. 2's update on this one contact, whose fixed points are its local solution
   // (eq. 21 with the friction set sized by the current lambda_n, as at the global fixed point).
-  const Mat4& diagonal = problem.diagonalBlock(k);
   const Vec4 weights = diagonal.diagonal();
   Vec4 step = current - previous;
   const double firstStep = ProxSolver::mergeMerit(0.0, weights, step);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "contactlab/solver_settings.h"
 #include "solvers/delassus_problem.h"
 #include "solvers/prox/r_factor.h"
 
@@ -18,8 +19,8 @@ class ProxDelassusSweep {
  public:
   explicit ProxDelassusSweep(ProxAlgorithm algorithm) : algorithm_(algorithm) {}
 
-  // `localIterations`, `localTolerance`: SolverSettings::proxLocalIterations, proxLocalTolerance.
-  void prepare(const DelassusProblem& problem, int localIterations, double localTolerance);
+  // Reads SolverSettings::proxLocalIterations, proxLocalTolerance and proxExactLocalSolve.
+  void prepare(const DelassusProblem& problem, const SolverSettings& settings);
   void setIterate(const Eigen::VectorXd& lambda) {
     lambda_ = lambda;
     previousMerit_ = std::numeric_limits<double>::infinity();
@@ -30,12 +31,14 @@ class ProxDelassusSweep {
   void restoreBestIterate() { lambda_ = best_; }
   void getIterate(Eigen::VectorXd& lambda) const { lambda = lambda_; }
   ProxAlgorithm algorithm() const { return algorithm_; }
+  // Whether the sweep solves contacts' local problems exactly, and so (for those) without R.
+  bool solvesContactsExactly() const { return exactLocalSolve_ && algorithm_ == ProxAlgorithm::GaussSeidel; }
 
  private:
   double sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r);
   double sweepJacobi(const DelassusProblem& problem, const RFactors& r);
-  // Contact k's local problem (the others fixed) by up to localIterations_ proximal steps; returns
-  // the new lambda_k.
+  // Contact k's local problem (the others fixed), exactly (exactLocalSolve_) or by up to
+  // localIterations_ proximal steps; returns the new lambda_k.
   Vec4 solveContact(const DelassusProblem& problem, const RFactors& r, int k, const Vec4& previous) const;
 
   ProxAlgorithm algorithm_;
@@ -43,6 +46,7 @@ class ProxDelassusSweep {
   std::vector<double> share_;             // Jacobi: per contact 1 / (blocks in its block row)
   int localIterations_ = 1;
   double localTolerance_ = 0.0;
+  bool exactLocalSolve_ = false;
   double previousMerit_ = std::numeric_limits<double>::infinity();  // Gauss-Seidel: the last sweep's
 };
 

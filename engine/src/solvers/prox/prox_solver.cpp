@@ -16,6 +16,7 @@ struct ProxSolver::BodySpaceIteration {
     r.initialize(strategy, problem);
     solver.prepare(problem, r);
   }
+  bool sweepUsesR() const { return true; }
   void setIterate(const Eigen::VectorXd& lambda) { solver.setIterate(problem, lambda); }
   double sweep(const RFactors& r) { return solver.sweep(problem, r); }
   void keepBestIterate() { solver.keepBestIterate(); }
@@ -33,8 +34,9 @@ struct ProxSolver::DelassusIteration {
   const SolverSettings& settings;
   void initialize(RFactors& r, RFactorStrategy strategy) {
     r.initialize(strategy, problem);
-    sweeper.prepare(problem, settings.proxLocalIterations, settings.proxLocalTolerance);
+    sweeper.prepare(problem, settings);
   }
+  bool sweepUsesR() const { return !sweeper.solvesContactsExactly(); }
   void setIterate(const Eigen::VectorXd& lambda) { sweeper.setIterate(lambda); }
   double sweep(const RFactors& r) { return sweeper.sweep(problem, r); }
   void keepBestIterate() { sweeper.keepBestIterate(); }
@@ -73,6 +75,9 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
       settings.naturalMapTolerance > 0.0 && delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
   iteration.initialize(rFactors_, adaptive ? settings.rFactor : RFactorStrategy::Local);
   if (!adaptive) rFactors_.setScale(fixedScale);
+  // Back-tracking changes R to tame a diverging sweep; a sweep that does not use R (exact local
+  // solves) would only repeat itself, so it is treated as a fixed R.
+  const bool backtracking = adaptive && iteration.sweepUsesR();
   report.initialGlobalR = rFactors_.initialGlobalR();
   iteration.setIterate(lambda);
   iteration.keepBestIterate();
@@ -96,10 +101,10 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
     // best merit seen; a diverging iteration grows geometrically and trips this within a few
     // sweeps, and we roll back to the best iterate (the warm start until a sweep is accepted, so
     // a first sweep that overflows is rolled back too).
-    if (!std::isfinite(merit) || (adaptive && merit > kDivergenceGrowth * bestMerit)) {
+    if (!std::isfinite(merit) || (backtracking && merit > kDivergenceGrowth * bestMerit)) {
       ++report.rollbacks;
       iteration.restoreBestIterate();
-      if (!adaptive) break;  // fixed R: the same sweep would follow
+      if (!backtracking) break;  // fixed R: the same sweep would follow
       rFactors_.backtrack();
       previousMerit = bestMerit;
       continue;
