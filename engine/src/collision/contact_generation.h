@@ -35,7 +35,6 @@ class ContactGenerator {
 
   // k of the mesh bodies' kDOP trees (14, 18 or 26); a change rebuilds them on the next generate().
   void setKdop(int k) { meshModels_.setK(k); }
-  const MeshModelCache& meshModels() const { return meshModels_; }
 
   // What the last generate() saw, for the viewer: each body's inflated box at q^{t+1/2}, and the grid.
   const std::vector<Aabb>& boundingBoxes() const { return boxes_; }
