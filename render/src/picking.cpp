@@ -98,7 +98,14 @@ std::optional<double> intersectShape(const Shape& shape, const Vec3& position, c
   if (const auto* box = std::get_if<BoxShape>(&shape)) return intersectBox(box->halfExtents, origin, direction);
   if (const auto* capsule = std::get_if<CapsuleShape>(&shape))
     return intersectCapsule(capsule->radius, capsule->halfLength, origin, direction);
-  if (const auto* mesh = std::get_if<MeshShape>(&shape)) return intersectSurface(mesh->geometry->surface, origin, direction);
+  if (const auto* mesh = std::get_if<MeshShape>(&shape)) {
+    // A pick tests every body, and a ray misses most of them: their bounding balls (about the body
+    // origin, the centre of mass) turn those away before the triangles are tested one by one. The
+    // ball is widened by a rounding margin so that a ray grazing an outermost vertex still reaches it.
+    const double ball = mesh->geometry->boundingRadius * (1.0 + 1e-9);
+    if (!intersectSphere(Vec3::Zero(), ball, origin, direction)) return std::nullopt;
+    return intersectSurface(mesh->geometry->surface, origin, direction);
+  }
   return std::nullopt;
 }
 

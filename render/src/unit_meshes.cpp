@@ -106,12 +106,8 @@ MeshData buildUnitMesh(MeshKind kind) {
   return {};
 }
 
-}  // namespace contactlab::render
-
-namespace contactlab::render {
-
 MeshData buildSurfaceMesh(const TriangleMesh& surface) {
-  const double cosCrease = std::cos(40.0 * 3.14159265358979323846 / 180.0);
+  const double cosCrease = std::cos(40.0 * M_PI / 180.0);
   // Area-weighted face normals (the cross product's length is twice the area).
   std::vector<Vec3> weighted(surface.triangles.size());
   std::vector<std::vector<int>> trianglesAt(surface.vertices.size());

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "support/test_meshes.h"
 
@@ -58,6 +60,16 @@ TEST(MeshModel, BadMeshesAreNamedInTheError) {
   MeshGeometry badIndex = *test::boxMesh(Vec3(1, 1, 1));
   badIndex.surface.triangles[3][1] = 99;
   EXPECT_THROW(MeshCollisionModel(std::make_shared<const MeshGeometry>(badIndex), 18), std::invalid_argument);
+  MeshGeometry notFinite = *test::boxMesh(Vec3(1, 1, 1));
+  notFinite.source = "nan.obj";
+  notFinite.tetVertices.back().y() = std::numeric_limits<double>::quiet_NaN();
+  try {
+    MeshCollisionModel(std::make_shared<const MeshGeometry>(notFinite), 14);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "mesh 'nan.obj': tetrahedron vertex " + std::to_string(notFinite.tetVertices.size() - 1) + " is not finite");
+  }
 }
 
 TEST(MeshModelCache, OneModelPerGeometryRebuiltWhenKChanges) {

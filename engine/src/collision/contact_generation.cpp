@@ -5,6 +5,12 @@
 
 namespace contactlab {
 
+void ContactGenerator::prepareMeshes(const std::vector<Body>& bodies, int k) {
+  meshModels_.setK(k);
+  for (const Body& body : bodies)
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshModels_.prepare(mesh->geometry);
+}
+
 void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity,
                                 std::vector<BodyContact>& out, ThreadPool* pool) {
   const int n = static_cast<int>(bodies.size());
@@ -12,10 +18,6 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   boxes_.resize(n);
   motion_.resize(n);
   movable_.resize(n);
-  // Mesh models are built on the first sight of each geometry, serially and before the pairs, which
-  // then only read the cache (so the parallel narrowphase below never writes shared state).
-  for (const Body& body : bodies)
-    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshModels_.prepare(mesh->geometry);
   constexpr int kBodiesPerChunk = 256;
   parallelFor(pool, n, kBodiesPerChunk, [&](int begin, int end, int) {
     for (int i = begin; i < end; ++i) {

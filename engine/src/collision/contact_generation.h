@@ -29,13 +29,16 @@ class ContactGenerator {
  public:
   // Contacts sorted by pair (a, b), each pair's points in narrowphase order; the same for any
   // thread count of `pool` (serial when null): the boxes, the pair search and the pairs'
-  // narrowphase run in parallel, each writing slots of its own (docs/threads.md).
+  // narrowphase run in parallel, each writing slots of its own (docs/threads.md). Mesh bodies need
+  // their models from prepareMeshes (a mesh pair without one throws std::logic_error).
   void generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity, std::vector<BodyContact>& out,
                 ThreadPool* pool = nullptr);
 
-  // k of the mesh bodies' kDOP trees (14, 18 or 26); a change rebuilds them on the next generate().
-  void setKdop(int k) { meshModels_.setK(k); }
-  const MeshModelCache& meshModels() const { return meshModels_; }
+  // Builds the collision models of the bodies' meshes (one per distinct geometry) with kDOP trees
+  // of k = 14, 18 or 26, all rebuilt when k changes. Bodies keep their shapes, so this runs when the
+  // bodies are set and when k changes, not every step; generate() then only reads the models, which
+  // lets its pairs run in parallel. Throws std::invalid_argument naming a mesh that cannot be used.
+  void prepareMeshes(const std::vector<Body>& bodies, int k);
 
   // What the last generate() saw, for the viewer: each body's inflated box at q^{t+1/2}, and the grid.
   const std::vector<Aabb>& boundingBoxes() const { return boxes_; }

@@ -1,5 +1,6 @@
 #include "collision/kdop_tree.h"
 
+#include <algorithm>
 #include <numeric>
 #include <stdexcept>
 #include <tuple>

@@ -3,7 +3,6 @@
 // tetrahedra), in the frame of the body that owns it. Bodies are rigid, so a tree is built once
 // per mesh and never refitted: queries from another body are transformed into this frame instead
 // (the PROX paper's sec. 6 narrow phase: kDOP BVHs, tested in tandem between two bodies).
-#include <algorithm>
 #include <array>
 #include <limits>
 #include <span>
@@ -32,7 +31,6 @@ class KdopTree {
   // 1; docs/meshes.md). Queries report every primitive of a leaf they reach, so callers test the
   // primitives exactly.
   static constexpr int kLeafSize = 4;
-  const Kdop& rootBounds() const { return nodes_.front().bounds; }
 
   // Every primitive of the leaves whose kDOP overlaps `query` (a kDOP over axes(), in the tree's frame).
   template <class Visit>

@@ -22,7 +22,9 @@ void addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, con
   thread_local std::vector<std::uint8_t> isCandidate;
   const auto& vertices = mesh.geometry().surface.vertices;
   candidates.clear();
-  isCandidate.assign(vertices.size(), 0);
+  // All zero between calls (the flags set below are cleared after use), so a pair costs what it
+  // touches, not the mesh's vertex count.
+  if (isCandidate.size() < vertices.size()) isCandidate.resize(vertices.size(), 0);
   const Pose meshInOther = relativePose(otherPose, meshPose);
   int lastVertex = -1;
   Vec3 inOther;
@@ -39,6 +41,7 @@ void addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, con
                            candidates.push_back(vertex);
                          });
   std::sort(candidates.begin(), candidates.end());
+  for (int vertex : candidates) isCandidate[vertex] = 0;
   const std::uint32_t side = meshIsFirst ? 0u : kSecondShapeFeature;
   for (int vertex : candidates)
     addMeshBallContact(other, otherPose, !meshIsFirst, toWorld(meshPose, vertices[vertex]), 0.0,

@@ -29,6 +29,14 @@ const MeshGeometry& checked(const std::shared_ptr<const MeshGeometry>& geometry)
   };
   checkIndices(mesh.surface.triangles, mesh.surface.vertices.size(), "triangle");
   checkIndices(mesh.tetrahedra, mesh.tetVertices.size(), "tetrahedron");
+  // A NaN coordinate would make the trees' median splits compare inconsistently (undefined
+  // behaviour in std::nth_element), so it is refused here rather than met there.
+  auto checkFinite = [&](const std::vector<Vec3>& points, const char* what) {
+    for (size_t v = 0; v < points.size(); ++v)
+      if (!points[v].allFinite()) fail(std::string(what) + " " + std::to_string(v) + " is not finite");
+  };
+  checkFinite(mesh.surface.vertices, "surface vertex");
+  checkFinite(mesh.tetVertices, "tetrahedron vertex");
   return mesh;
 }
 

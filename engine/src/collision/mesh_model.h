@@ -15,7 +15,7 @@ namespace contactlab {
 class MeshCollisionModel {
  public:
   // Throws std::invalid_argument naming the mesh's source if it has no surface or no tetrahedra,
-  // or an index out of range.
+  // an index out of range or a vertex that is not finite.
   MeshCollisionModel(std::shared_ptr<const MeshGeometry> geometry, int k);
 
   const MeshGeometry& geometry() const { return *geometry_; }

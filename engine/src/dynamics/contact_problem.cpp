@@ -34,10 +34,10 @@ void SlotContacts::build(const ContactProblem& problem) {
       if (slot >= 0) ++start_[slot + 1];
   for (int slot = 0; slot < problem.numSlots; ++slot) start_[slot + 1] += start_[slot];
   contacts_.resize(start_[problem.numSlots]);
-  std::vector<int> filled(start_.begin(), start_.end() - 1);
+  filled_.assign(start_.begin(), start_.end() - 1);
   for (int k = 0; k < problem.numContacts(); ++k)
     for (const int slot : {problem.blocks[k].slotA, problem.blocks[k].slotB})
-      if (slot >= 0) contacts_[filled[slot]++] = k;
+      if (slot >= 0) contacts_[filled_[slot]++] = k;
 }
 
 void applyInvMassJt(const ContactProblem& problem, const SlotContacts& contacts, const Eigen::VectorXd& lambda,

@@ -128,6 +128,7 @@ class SlotContacts {
  private:
   std::vector<int> start_;     // numSlots + 1 offsets into contacts_
   std::vector<int> contacts_;  // 2 * numContacts at most: each contact under each of its dynamic bodies
+  std::vector<int> filled_;    // build's scratch, per slot: where its next contact goes (kept, so steps reuse it)
 };
 
 // w = M^-1 J^T lambda as above, gathered per body on `pool` (serially when null); bit-identical to

@@ -262,7 +262,7 @@ void World::setSolverSettings(const SolverSettings& settings) {
     impl_->pool = std::make_unique<ThreadPool>(settings.threads);
   impl_->solver->setThreadPool(impl_->pool.get());
   impl_->settings = settings;
-  impl_->contactGenerator.setKdop(settings.kdop);
+  impl_->contactGenerator.prepareMeshes(impl_->bodies, settings.kdop);
 }
 
 const ContactProblem& lastContactProblem(const World& world) { return world.impl_->problem; }
