@@ -58,13 +58,17 @@ void ContactBuffer::sortAndMerge() {
 // Greedy clustering: the deepest point not yet in a cluster starts one, which takes every free
 // point whose normal lies within about 25 degrees of its own; once maxClusters exist, the points
 // left join the cluster whose normal is nearest theirs. Ties go to the earlier point, so the result
-// is deterministic.
+// is deterministic. One cluster (every primitive pair) takes every point as it is.
 int ContactBuffer::clusterByNormal(int maxClusters) {
+  if (maxClusters <= 1) {
+    cluster_.assign(points_.size(), 0);
+    return points_.empty() ? 0 : 1;
+  }
   constexpr double kSameDirection = 0.9;  // cosine of the largest angle between normals of a cluster
   cluster_.assign(points_.size(), -1);
   std::array<Vec3, kMaxMeshClusters> seedNormals;
   int clusters = 0;
-  for (; clusters < maxClusters; ++clusters) {
+  for (; clusters < std::min(maxClusters, kMaxMeshClusters); ++clusters) {
     int seed = -1;
     for (int i = 0; i < size(); ++i)
       if (cluster_[i] < 0 && (seed < 0 || points_[i].gap < points_[seed].gap)) seed = i;

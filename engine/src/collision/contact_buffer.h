@@ -33,7 +33,7 @@ class ContactBuffer {
   // those spanning the largest area, then the deepest) and
   // appends them to `out` in the sorted order, with normals flipped when the pair ran with its
   // arguments swapped. Primitive pairs have one normal and use one cluster; mesh pairs touch along
-  // several faces at once (a jack's arms) and use kMaxMeshClusters.
+  // several faces at once (a jack's arms) and use kMaxMeshClusters, the most there can be.
   void finalizeInto(ContactManifold& out, bool flipNormals, int maxClusters = 1);
 
   static constexpr int kMaxPointsPerCluster = 4;
