@@ -29,12 +29,8 @@ struct DelassusProblem {
   int numRows() const { return 4 * numContacts(); }
   const Mat4& diagonalBlock(int k) const { return blocks[diagonalIndex[k]]; }
 
-  // v_k = q_k + sum_l W_kl lambda_l, the contact velocity of contact k.
-  Vec4 velocity(int k, const Eigen::VectorXd& lambda) const {
-    Vec4 v = q.segment<4>(4 * k);
-    for (int b = rowStart[k]; b < rowStart[k + 1]; ++b) v.noalias() += blocks[b] * lambda.segment<4>(4 * blockColumn[b]);
-    return v;
-  }
+  // v_k = q_k + sum_l W_kl lambda_l, the contact velocity of contact k (delassus_problem.cpp).
+  Vec4 velocity(int k, const Eigen::VectorXd& lambda) const;
   // v = W lambda + q for all contacts.
   Eigen::VectorXd velocities(const Eigen::VectorXd& lambda) const;
   // The dense 4n x 4n W (tests, small problems).
