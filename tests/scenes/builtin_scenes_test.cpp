@@ -7,6 +7,7 @@
 
 #include "contactlab/scene.h"
 #include "geometry/shape_geometry.h"
+#include "support/test_scenes.h"
 
 namespace contactlab {
 namespace {
@@ -42,11 +43,7 @@ std::optional<double> overlapDepth(const BodyDesc& a, const BodyDesc& b) {
   return depth;
 }
 
-const BodyDesc* bodyNamed(const Scene& scene, const std::string& name) {
-  for (const BodyDesc& body : scene.bodies)
-    if (body.name == name) return &body;
-  return nullptr;
-}
+using test::bodyNamed;
 
 Vec3 halfExtents(const BodyDesc& body) { return std::get<BoxShape>(body.shape).halfExtents; }
 

@@ -9,6 +9,7 @@
 
 #include "contactlab/scene.h"
 #include "geometry/shape_geometry.h"
+#include "support/test_scenes.h"
 
 namespace contactlab {
 namespace {
@@ -21,11 +22,7 @@ struct MeshScene {
 constexpr MeshScene kMeshScenes[] = {
     {"jacks", 362}, {"funnel", 2002}, {"spheres", 1700}, {"chess", 320}, {"bunnies-rigid", 120}};
 
-const BodyDesc* bodyNamed(const Scene& scene, const std::string& name) {
-  for (const BodyDesc& body : scene.bodies)
-    if (body.name == name) return &body;
-  return nullptr;
-}
+using test::bodyNamed;
 
 std::vector<const BodyDesc*> dynamicBodies(const Scene& scene) {
   std::vector<const BodyDesc*> bodies;
