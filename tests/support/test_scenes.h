@@ -38,6 +38,16 @@ inline const BodyDesc* bodyNamed(const Scene& scene, const std::string& name) {
   return nullptr;
 }
 
+// The SceneError message of building the built-in scene with these parameters; empty when it builds.
+inline std::string builtinSceneError(const std::string& name, const SceneParams& params) {
+  try {
+    buildBuiltinScene(name, params, 1);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
+}
+
 // Steps until `time` seconds have passed, calling `observe` after every step.
 inline void runFor(World& world, double seconds, const std::function<void(const World&)>& observe = {}) {
   const int steps = static_cast<int>(std::lround(seconds / world.dt()));
