@@ -19,11 +19,12 @@ inline MeshCollisionModel modelOf(const std::shared_ptr<const MeshGeometry>& mes
 }
 
 // Runs `propose(buffer)` and returns the reduced contacts, checking that normals are unit and gaps
-// below the margin.
+// below the margin; the number of candidates before the reduction into *candidates.
 template <class Propose>
-ContactManifold meshContacts(Propose&& propose, double margin) {
+ContactManifold meshContacts(Propose&& propose, double margin, int* candidates = nullptr) {
   ContactBuffer buffer(margin, 1e-9);
   propose(buffer);
+  if (candidates) *candidates = buffer.size();
   ContactManifold out;
   buffer.finalizeInto(out, false, ContactBuffer::kMaxMeshClusters);
   for (const ContactPoint& c : out) {
