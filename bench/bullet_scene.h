@@ -7,7 +7,9 @@
 // - box -> btBoxShape(half extents); sphere -> btSphereShape(radius); capsule -> btCapsuleShapeZ(radius,
 //   2 * halfLength): our capsule's axis is body z, and Bullet's "height" is, like our "length", the
 //   distance between the centres of the two caps (its total height is height + 2 radius); plane ->
-//   btStaticPlaneShape(normal, offset), whose solid side is normal . x <= offset, as ours.
+//   btStaticPlaneShape(normal, offset), whose solid side is normal . x <= offset, as ours; mesh ->
+//   btGImpactMeshShape when it moves, btBvhTriangleMeshShape when it is static, one Bullet shape per
+//   geometry (meshShape in bullet_scene.cpp).
 // - Mass and principal inertia are contactlab's own (makeBody), not Bullet's calculateLocalInertia
 //   (which would see the box's margin); static bodies get mass 0. Position (the centre of mass) and
 //   orientation ([w, x, y, z] Hamilton, body -> world, the same convention as btQuaternion's) and the
@@ -27,7 +29,7 @@
 // - Sleeping is off for every dynamic body (DISABLE_DEACTIVATION), so Bullet does the same work in
 //   every step, as contactlab (which has no sleeping) does.
 // Kinematic bodies are not converted (std::invalid_argument naming the body): no benchmark scene has one.
-// Neither are mesh bodies yet (std::invalid_argument naming the body; btGImpactMeshShape comes later).
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -74,14 +76,15 @@ class BulletScene {
   double lastResidual() const;
 
  private:
+  // The Bullet shape of a mesh geometry, made on first use and shared by its bodies.
+  btCollisionShape* meshShape(const MeshGeometry& geometry, bool dynamic);
+
   // Declared in the order of construction: the world is destroyed first, while the bodies, the
   // broadphase and the dispatcher it unregisters from still exist.
   std::unique_ptr<btDefaultCollisionConfiguration> configuration_;
   std::unique_ptr<btCollisionDispatcher> dispatcher_;
   std::unique_ptr<btBroadphaseInterface> broadphase_;
   std::unique_ptr<ResidualReportingSolver> solver_;
-  btCollisionShape* meshShape(const MeshGeometry& geometry, bool dynamic);
-
   std::vector<std::unique_ptr<btTriangleMesh>> triangleMeshes_;  // the triangles the mesh shapes point to
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
   std::map<const MeshGeometry*, btCollisionShape*> dynamicMeshShapes_, staticMeshShapes_;

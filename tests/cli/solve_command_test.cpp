@@ -6,7 +6,9 @@
 #include <sstream>
 #include <string>
 
+#include "dynamics/contact_problem.h"
 #include "io/fc3d_file.h"
+#include "solvers/natural_map.h"
 #include "support/cli_runner.h"
 #include "support/fc3d_samples.h"
 
@@ -88,11 +90,27 @@ TEST(SolveCommand, ReachesTheToleranceOnTheSevenSmallSamples) {
 }
 
 // The box-friction solvers accept problem files: each stops on its own merit ("converged") at the
-// box problem's solution, whose Coulomb residual on this sliding contact stays at 6.5e-4
-// (tests/solvers/contact_rows_test.cpp checks the box solution itself). FFD, which works per body,
-// is refused with a usage error; --help lists the solvers that accept files.
+// box problem's solution and reports that solution's Coulomb residual, which is not zero where the
+// contact slides. The one contact of FrictionContact3D_1c (W = [15 -1 -2; -1 14 1; -2 1 16],
+// q = (-1, 2, 3), mu = 0.1) slides: with both friction rows on their bound -mu lambda_n and v_n = 0,
+// (15 + 0.1 + 0.2) lambda_n = 1, and the tangential velocities that gives are positive, as the bound
+// -mu lambda_n requires. The residual expected is the natural map of that closed-form solution, to
+// the 3 digits printed (tests/solvers/contact_rows_test.cpp checks the box solution on every small
+// sample). FFD, which works per body, is refused with a usage error; --help lists the solvers that
+// accept files.
 TEST(SolveCommand, BoxSolversStopOnTheirOwnMeritAndFfdIsRefused) {
   CONTACTLAB_REQUIRE_FC3D_SAMPLES();
+  const DelassusProblem problem = readFc3dFile(test::fc3dPath("FrictionContact3D_1c.dat"));
+  ASSERT_EQ(problem.numContacts(), 1);
+  const double normal = 1.0 / 15.3;
+  Eigen::VectorXd boxSolution = Eigen::VectorXd::Zero(4);
+  boxSolution << normal, -0.1 * normal, -0.1 * normal, 0.0;
+  const Eigen::VectorXd velocity = problem.velocities(boxSolution);
+  ASSERT_NEAR(velocity[kNormal], 0.0, 1e-12);
+  ASSERT_GT(velocity[1], 0.0);
+  ASSERT_GT(velocity[2], 0.0);
+  const double expectedResidual = naturalMapResidual(problem, boxSolution);
+
   const std::string file = "'" + test::fc3dPath("FrictionContact3D_1c.dat") + "'";
   for (const char* solver : {"pgs", "psor", "pgs-sm", "modulus-gs"}) {
     SCOPED_TRACE(solver);
@@ -100,8 +118,7 @@ TEST(SolveCommand, BoxSolversStopOnTheirOwnMeritAndFfdIsRefused) {
     ASSERT_EQ(result.exitCode, 0) << result.output;
     EXPECT_NE(result.output.find(std::string("FrictionContact3D_1c.dat, ") + solver + ", contacts 1, converged,"),
               std::string::npos) << result.output;
-    EXPECT_GT(residualOf(result.output), 1e-4) << result.output;
-    EXPECT_LT(residualOf(result.output), 1e-3) << result.output;
+    EXPECT_NEAR(residualOf(result.output), expectedResidual, 0.005 * expectedResidual) << result.output;
   }
   const CliResult ffd = runCli("solve " + file + " --solver ffd-id");
   EXPECT_EQ(ffd.exitCode, 2) << ffd.output;

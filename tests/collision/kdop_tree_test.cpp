@@ -124,6 +124,7 @@ TEST_P(KdopTreeQueries, TandemTraversalWithMarginFindsEveryNearVertex) {
   const MeshCollisionModel a(cross, k), b(sphere, k);
   const double margin = 0.03;
   std::mt19937 random(9);
+  long nearPairs = 0;
   for (int trial = 0; trial < 40; ++trial) {
     const Pose bInA = randomPose(random, 0.35);
     std::set<std::pair<int, int>> found;
@@ -134,10 +135,12 @@ TEST_P(KdopTreeQueries, TandemTraversalWithMarginFindsEveryNearVertex) {
       const Vec3 inB = aInBRotation * (cross->surface.vertices[p] - bInA.position);
       for (size_t q = 0; q < sphere->tetrahedra.size(); ++q)
         if (distanceToTetrahedron(*sphere, static_cast<int>(q), inB) <= margin) {
+          ++nearPairs;
           EXPECT_TRUE(found.count({static_cast<int>(p), static_cast<int>(q)})) << "vertex " << p << " tet " << q;
         }
     }
   }
+  ASSERT_GT(nearPairs, 100) << "the poses should bring vertices within the margin";
 }
 
 TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
@@ -147,6 +150,8 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
   const auto& triangles = cross->surface.triangles;
   std::mt19937 random(11);
   std::uniform_real_distribution<double> coordinate(-0.4, 0.4);
+  // How many brute-force hits each query was checked against: none would leave it untested.
+  long nearVertices = 0, containingTetrahedra = 0, verticesBelow = 0;
   for (int trial = 0; trial < 100; ++trial) {
     const Vec3 point(coordinate(random), coordinate(random), coordinate(random));
     const double radius = 0.1;
@@ -154,6 +159,7 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
     model.vertexTree().forEachNear(point, radius, [&](int v) { near.insert(v); });
     for (size_t v = 0; v < vertices.size(); ++v)
       if ((vertices[v] - point).norm() <= radius) {
+        ++nearVertices;
         EXPECT_TRUE(near.count(static_cast<int>(v)));
       }
 
@@ -161,6 +167,7 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
     model.tetrahedronTree().forEachNear(point, 0.0, [&](int t) { containing.insert(t); });
     for (size_t t = 0; t < cross->tetrahedra.size(); ++t)
       if (distanceToTetrahedron(*cross, static_cast<int>(t), point) == 0.0) {
+        ++containingTetrahedra;
         EXPECT_TRUE(containing.count(static_cast<int>(t)));
       }
 
@@ -170,6 +177,7 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
     model.vertexTree().forEachBelowPlane(normal, offset, [&](int v) { below.insert(v); });
     for (size_t v = 0; v < vertices.size(); ++v)
       if (normal.dot(vertices[v]) <= offset) {
+        ++verticesBelow;
         EXPECT_TRUE(below.count(static_cast<int>(v)));
       }
 
@@ -184,6 +192,9 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
     EXPECT_EQ(found.distance, nearest);
     EXPECT_EQ(model.triangleTree().nearest(point, 0.5 * nearest, distanceTo).primitive, -1);
   }
+  EXPECT_GT(nearVertices, 0);
+  EXPECT_GT(containingTetrahedra, 0);
+  EXPECT_GT(verticesBelow, 0);
 }
 
 TEST_P(KdopTreeQueries, TreeHoldsEveryPrimitiveOnce) {

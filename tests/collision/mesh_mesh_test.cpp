@@ -3,6 +3,7 @@
 #include <random>
 
 #include "collision/mesh_test_helpers.h"
+#include "collision/narrowphase.h"
 
 namespace contactlab::testing {
 namespace {
@@ -15,27 +16,22 @@ TEST(MeshMesh, BoxOnBoxFaceToFace) {
   const Pose upperPose = poseOf(Vec3(0.1, -0.1, 0.3 - 1e-3));
   const ContactManifold contacts =
       meshContacts([&](ContactBuffer& b) { collideMeshMesh(lower, Pose{}, upper, upperPose, b); }, 0.01);
-  ASSERT_EQ(contacts.size(), 4u);
+  expectFootprintCorners(contacts, 0.1, -0.1, 0.3, 0.3);
   expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
-  for (const ContactPoint& c : contacts) {
-    EXPECT_NEAR(std::abs(c.point.x() - 0.1), 0.3, 1e-12);
-    EXPECT_NEAR(std::abs(c.point.y() + 0.1), 0.3, 1e-12);
-    EXPECT_TRUE(c.feature & kSecondShapeFeature) << "the upper box's vertices";
-  }
+  for (const ContactPoint& c : contacts) EXPECT_TRUE(c.feature & kSecondShapeFeature) << "the upper box's vertices";
 }
 
-// Finer meshes, the upper one turned 30 degrees: one cluster, kept to the pair's budget of 12, all
+// Finer meshes, the upper one turned 0.5 rad: one cluster, kept to the pair's budget, all
 // with the face normal.
 TEST(MeshMesh, TurnedFineBoxesGetAHandfulOfPoints) {
   const MeshCollisionModel lower = modelOf(test::boxMesh(Vec3(0.5, 0.5, 0.2), 4));
   const MeshCollisionModel upper = modelOf(test::boxMesh(Vec3(0.3, 0.3, 0.1), 4));
   const Pose upperPose = poseOf(Vec3(0, 0, 0.3 - 1e-3), Quat(Eigen::AngleAxisd(0.5, Vec3::UnitZ())));
-  ContactBuffer buffer(0.01, 1e-9);
-  collideMeshMesh(lower, Pose{}, upper, upperPose, buffer);
-  EXPECT_GE(buffer.size(), 25);
-  ContactManifold contacts;
-  buffer.finalizeInto(contacts, false, ContactBuffer::kMaxMeshClusters);
-  ASSERT_EQ(contacts.size(), 12u);
+  int candidates = 0;
+  const ContactManifold contacts =
+      meshContacts([&](ContactBuffer& b) { collideMeshMesh(lower, Pose{}, upper, upperPose, b); }, 0.01, &candidates);
+  EXPECT_GE(candidates, 25);
+  ASSERT_EQ(contacts.size(), static_cast<size_t>(kMaxMeshPointsPerPair));
   expectNormalAndGap(contacts, Vec3::UnitZ(), -1e-3);
 }
 

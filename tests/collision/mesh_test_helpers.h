@@ -3,6 +3,7 @@
 // generation through a pair function, reduced as the narrowphase reduces mesh pairs.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 
 #include "collision/contact_buffer.h"
@@ -18,11 +19,12 @@ inline MeshCollisionModel modelOf(const std::shared_ptr<const MeshGeometry>& mes
 }
 
 // Runs `propose(buffer)` and returns the reduced contacts, checking that normals are unit and gaps
-// below the margin.
+// below the margin; the number of candidates before the reduction into *candidates.
 template <class Propose>
-ContactManifold meshContacts(Propose&& propose, double margin) {
+ContactManifold meshContacts(Propose&& propose, double margin, int* candidates = nullptr) {
   ContactBuffer buffer(margin, 1e-9);
   propose(buffer);
+  if (candidates) *candidates = buffer.size();
   ContactManifold out;
   buffer.finalizeInto(out, false, ContactBuffer::kMaxMeshClusters);
   for (const ContactPoint& c : out) {
@@ -37,6 +39,22 @@ inline void expectNormalAndGap(const ContactManifold& contacts, const Vec3& norm
   for (const ContactPoint& c : contacts) {
     EXPECT_TRUE(c.normal.isApprox(normal, 1e-12)) << c.normal.transpose();
     EXPECT_NEAR(c.gap, gap, 1e-12);
+  }
+}
+
+// The contacts are the four corners of a rectangle footprint, one at each: (x, y) = centre +- half
+// in every sign combination (the z of the points is left to the caller).
+inline void expectFootprintCorners(const ContactManifold& contacts, double centreX, double centreY, double halfX,
+                                   double halfY) {
+  ASSERT_EQ(contacts.size(), 4u);
+  bool seen[2][2] = {{false, false}, {false, false}};
+  for (const ContactPoint& c : contacts) {
+    const double dx = c.point.x() - centreX, dy = c.point.y() - centreY;
+    EXPECT_NEAR(std::abs(dx), halfX, 1e-12) << c.point.transpose();
+    EXPECT_NEAR(std::abs(dy), halfY, 1e-12) << c.point.transpose();
+    bool& corner = seen[dx > 0.0][dy > 0.0];
+    EXPECT_FALSE(corner) << "two contacts at the corner " << c.point.transpose();
+    corner = true;
   }
 }
 

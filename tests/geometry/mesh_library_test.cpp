@@ -3,22 +3,18 @@
 #include <gtest/gtest.h>
 
 #include "geometry/procedural_meshes.h"
-#include "support/temporary_directory.h"
+#include "support/tetgen_cache.h"
 
 namespace contactlab {
 namespace {
 
-TetgenSettings settingsIn(const test::TemporaryDirectory& cache) {
-  TetgenSettings settings;
-  settings.cacheDirectory = cache.path().string();
-  return settings;
-}
+using test::tetgenSettingsIn;
 
 TEST(MeshLibrary, SameRequestSharesOneGeometryAndScaleScalesVolumeByItsCube) {
   const test::TemporaryDirectory cache;
-  const auto unit = namedMeshGeometry("cube", 1.0, settingsIn(cache));
-  EXPECT_EQ(namedMeshGeometry("cube", 1.0, settingsIn(cache)), unit);
-  const auto doubled = namedMeshGeometry("cube", 2.0, settingsIn(cache));
+  const auto unit = namedMeshGeometry("cube", 1.0, tetgenSettingsIn(cache));
+  EXPECT_EQ(namedMeshGeometry("cube", 1.0, tetgenSettingsIn(cache)), unit);
+  const auto doubled = namedMeshGeometry("cube", 2.0, tetgenSettingsIn(cache));
   EXPECT_NE(doubled, unit);
   EXPECT_NEAR(unit->volume, 1.0, 1e-12);
   EXPECT_NEAR(doubled->volume, 8.0, 1e-12);
@@ -45,7 +41,7 @@ TEST(MeshLibrary, UnknownNameListsTheKnownOnes) {
 // axes (principalAxes keeps a diagonal tensor's axes).
 TEST(MeshLibrary, JackKeepsItsArmsOnTheBodyAxes) {
   const test::TemporaryDirectory cache;
-  const auto jack = namedMeshGeometry("jack", 1.0, settingsIn(cache));
+  const auto jack = namedMeshGeometry("jack", 1.0, tetgenSettingsIn(cache));
   EXPECT_TRUE(jack->boundsUpper.isApprox(Vec3::Constant(0.5), 0.02)) << jack->boundsUpper.transpose();
   EXPECT_TRUE(jack->boundsLower.isApprox(Vec3::Constant(-0.5), 0.02)) << jack->boundsLower.transpose();
   const Vec3 moments = jack->principalInertiaPerUnitDensity;

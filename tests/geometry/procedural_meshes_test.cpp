@@ -8,7 +8,7 @@
 #include "geometry/mesh_library.h"
 #include "geometry/mesh_mass_properties.h"
 #include "io/tetgen_bridge.h"
-#include "support/temporary_directory.h"
+#include "support/tetgen_cache.h"
 
 namespace contactlab {
 namespace {
@@ -19,8 +19,7 @@ constexpr double kPi = std::numbers::pi;
 // positive volume, and tetgen fills exactly that volume with positive tetrahedra.
 TEST(ProceduralMeshes, EveryNamedMeshIsClosedOrientedAndTetrahedralizes) {
   const test::TemporaryDirectory cache;
-  TetgenSettings settings;
-  settings.cacheDirectory = cache.path().string();
+  const TetgenSettings settings = test::tetgenSettingsIn(cache);
   for (const std::string& name : meshNames()) {
     SCOPED_TRACE(name);
     if (name == "bunny" && !std::filesystem::exists(kBunnyPath)) continue;  // glmark2-data not installed

@@ -8,22 +8,17 @@
 #include <set>
 
 #include "geometry/procedural_meshes.h"
-#include "support/temporary_directory.h"
+#include "support/tetgen_cache.h"
 
 namespace contactlab {
 namespace {
 
 using test::TemporaryDirectory;
+using test::tetgenSettingsIn;
 
 double tetVolume(const Tetrahedralization& t, const std::array<int, 4>& tet) {
   const Vec3& a = t.vertices[tet[0]];
   return (t.vertices[tet[1]] - a).dot((t.vertices[tet[2]] - a).cross(t.vertices[tet[3]] - a)) / 6.0;
-}
-
-TetgenSettings settingsIn(const TemporaryDirectory& cache) {
-  TetgenSettings settings;
-  settings.cacheDirectory = cache.path().string();
-  return settings;
 }
 
 // A 2 x 1 x 3 box: the tetrahedra fill exactly the box's volume 6, all positively oriented, the
@@ -32,7 +27,7 @@ TetgenSettings settingsIn(const TemporaryDirectory& cache) {
 TEST(TetgenBridge, BoxTetrahedralizesIntoItsVolume) {
   const TemporaryDirectory cache;
   const TriangleMesh box = boxMesh(Vec3(1.0, 0.5, 1.5));
-  const Tetrahedralization t = tetrahedralize(box, settingsIn(cache), "box");
+  const Tetrahedralization t = tetrahedralize(box, tetgenSettingsIn(cache), "box");
   EXPECT_FALSE(t.fromCache);
   ASSERT_GE(t.vertices.size(), box.vertices.size());
   for (std::size_t v = 0; v < box.vertices.size(); ++v) EXPECT_EQ(t.vertices[v], box.vertices[v]);
@@ -67,8 +62,8 @@ TEST(TetgenBridge, BoxTetrahedralizesIntoItsVolume) {
 TEST(TetgenBridge, MaximumVolumeAddsInteriorPoints) {
   const TemporaryDirectory cache;
   const TriangleMesh sphere = uvSphereMesh(1.0, 24, 12);
-  const Tetrahedralization coarse = tetrahedralize(sphere, settingsIn(cache), "sphere");
-  TetgenSettings limited = settingsIn(cache);
+  const Tetrahedralization coarse = tetrahedralize(sphere, tetgenSettingsIn(cache), "sphere");
+  TetgenSettings limited = tetgenSettingsIn(cache);
   limited.maxVolume = 0.01;
   const Tetrahedralization fine = tetrahedralize(sphere, limited, "sphere");
   EXPECT_GT(fine.tetrahedra.size(), coarse.tetrahedra.size() + 100);
@@ -78,15 +73,15 @@ TEST(TetgenBridge, MaximumVolumeAddsInteriorPoints) {
 TEST(TetgenBridge, SecondCallIsACacheHitAndACorruptEntryIsRebuilt) {
   const TemporaryDirectory cache;
   const TriangleMesh sphere = uvSphereMesh(1.0, 12, 6);
-  const Tetrahedralization first = tetrahedralize(sphere, settingsIn(cache), "sphere");
-  const Tetrahedralization second = tetrahedralize(sphere, settingsIn(cache), "sphere");
+  const Tetrahedralization first = tetrahedralize(sphere, tetgenSettingsIn(cache), "sphere");
+  const Tetrahedralization second = tetrahedralize(sphere, tetgenSettingsIn(cache), "sphere");
   EXPECT_FALSE(first.fromCache);
   EXPECT_TRUE(second.fromCache);
   EXPECT_EQ(second.vertices, first.vertices);
   EXPECT_EQ(second.tetrahedra, first.tetrahedra);
 
   // Other settings are another entry.
-  TetgenSettings finer = settingsIn(cache);
+  TetgenSettings finer = tetgenSettingsIn(cache);
   finer.maxVolume = 0.01;
   EXPECT_FALSE(tetrahedralize(sphere, finer, "sphere").fromCache);
 
@@ -96,10 +91,10 @@ TEST(TetgenBridge, SecondCallIsACacheHitAndACorruptEntryIsRebuilt) {
     file.seekp(static_cast<std::streamoff>(std::filesystem::file_size(entry.path()) / 2));
     file.write("garbage!", 8);
   }
-  const Tetrahedralization rebuilt = tetrahedralize(sphere, settingsIn(cache), "sphere");
+  const Tetrahedralization rebuilt = tetrahedralize(sphere, tetgenSettingsIn(cache), "sphere");
   EXPECT_FALSE(rebuilt.fromCache);
   EXPECT_EQ(rebuilt.tetrahedra, first.tetrahedra);
-  EXPECT_TRUE(tetrahedralize(sphere, settingsIn(cache), "sphere").fromCache);
+  EXPECT_TRUE(tetrahedralize(sphere, tetgenSettingsIn(cache), "sphere").fromCache);
 }
 
 std::string errorOf(const TriangleMesh& mesh, const TetgenSettings& settings) {
@@ -119,7 +114,7 @@ TEST(TetgenBridge, SelfIntersectingSurfaceGivesTetgensReason) {
   const int offset = static_cast<int>(crossed.vertices.size());
   crossed.vertices.insert(crossed.vertices.end(), second.vertices.begin(), second.vertices.end());
   for (auto tri : second.triangles) crossed.triangles.push_back({tri[0] + offset, tri[1] + offset, tri[2] + offset});
-  const std::string message = errorOf(crossed, settingsIn(cache));
+  const std::string message = errorOf(crossed, tetgenSettingsIn(cache));
   EXPECT_EQ(message.rfind("broken.obj: tetgen ", 0), 0u) << message;
   EXPECT_NE(message.find("its output:"), std::string::npos) << message;
   EXPECT_NE(message.find("intersect"), std::string::npos) << message;
@@ -129,9 +124,9 @@ TEST(TetgenBridge, OpenSurfaceAndMissingTetgenAreClearErrors) {
   const TemporaryDirectory cache;
   TriangleMesh open = boxMesh(Vec3::Ones());
   open.triangles.pop_back();
-  EXPECT_NE(errorOf(open, settingsIn(cache)).find("broken.obj: the surface is open"), std::string::npos);
+  EXPECT_NE(errorOf(open, tetgenSettingsIn(cache)).find("broken.obj: the surface is open"), std::string::npos);
 
-  TetgenSettings missing = settingsIn(cache);
+  TetgenSettings missing = tetgenSettingsIn(cache);
   missing.executable = (cache.path() / "no-tetgen-here").string();
   EXPECT_EQ(errorOf(boxMesh(Vec3::Ones()), missing),
             "broken.obj: cannot tetrahedralize: the tetgen program is not at " + missing.executable +

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "geometry/mesh_library.h"
-#include "support/temporary_directory.h"
+#include "support/tetgen_cache.h"
 #include "support/test_scenes.h"
 
 namespace contactlab {
@@ -21,9 +21,7 @@ class JackComesToRest : public ::testing::TestWithParam<int> {};
 
 TEST_P(JackComesToRest, OnAFewContactsWithoutSinking) {
   const test::TemporaryDirectory cache;
-  TetgenSettings tetgen;
-  tetgen.cacheDirectory = cache.path().string();
-  const auto jack = namedMeshGeometry("jack", 0.4, tetgen);
+  const auto jack = namedMeshGeometry("jack", 0.4, test::tetgenSettingsIn(cache));
   double lowestVertex = 0.0;  // in the body frame, along the world's z once dropped below
   const Quat orientation(0.9238795, 0.2209424, 0.2209424, 0.2209424);
   for (const Vec3& v : jack->surface.vertices) lowestVertex = std::min(lowestVertex, (orientation * v).z());

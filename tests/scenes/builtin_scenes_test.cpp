@@ -7,6 +7,7 @@
 
 #include "contactlab/scene.h"
 #include "geometry/shape_geometry.h"
+#include "support/test_scenes.h"
 
 namespace contactlab {
 namespace {
@@ -42,11 +43,7 @@ std::optional<double> overlapDepth(const BodyDesc& a, const BodyDesc& b) {
   return depth;
 }
 
-const BodyDesc* bodyNamed(const Scene& scene, const std::string& name) {
-  for (const BodyDesc& body : scene.bodies)
-    if (body.name == name) return &body;
-  return nullptr;
-}
+using test::bodyNamed;
 
 Vec3 halfExtents(const BodyDesc& body) { return std::get<BoxShape>(body.shape).halfExtents; }
 
@@ -55,14 +52,7 @@ int countDynamic(const Scene& scene) {
                                          [](const BodyDesc& b) { return b.motion == MotionType::Dynamic; }));
 }
 
-std::string errorOf(const std::string& name, const SceneParams& params) {
-  try {
-    buildBuiltinScene(name, params, 1);
-  } catch (const SceneError& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::builtinSceneError;
 
 TEST(BuiltinScenes, EveryOneBuildsValidBodiesWithItsDefaults) {
   ASSERT_GE(builtinScenes().size(), 7u);
@@ -203,19 +193,19 @@ TEST(BuiltinScenes, TruckDropsItsPiecesOntoABedThatMovesAndStops) {
     EXPECT_EQ(body.velocity, Vec3::Zero()) << body.name;
   }
   EXPECT_EQ(countDynamic(buildBuiltinScene("truck", {{"pieces", 9}}, 0)), 9);
-  EXPECT_NE(errorOf("truck", {{"pieces", 10}}).find("pieces"), std::string::npos);
+  EXPECT_NE(builtinSceneError("truck", {{"pieces", 10}}).find("pieces"), std::string::npos);
 }
 
 TEST(BuiltinScenes, BadNamesAndParametersAreNamed) {
-  const std::string unknownParam = errorOf("wall", {{"colour", 1}});
+  const std::string unknownParam = builtinSceneError("wall", {{"colour", 1}});
   EXPECT_NE(unknownParam.find("\"colour\""), std::string::npos) << unknownParam;
   EXPECT_NE(unknownParam.find("rows, columns"), std::string::npos) << unknownParam;
-  EXPECT_NE(errorOf("castle", {}).find("\"castle\""), std::string::npos);
-  EXPECT_NE(errorOf("wall", {{"rows", 2.5}}).find("rows"), std::string::npos);
-  EXPECT_NE(errorOf("pile", {{"count", 0}}).find("count"), std::string::npos);
-  EXPECT_NE(errorOf("tower", {{"per_layer", 2}}).find("per_layer"), std::string::npos);
-  EXPECT_NE(errorOf("bounce", {{"restitution", 2}}).find("restitution"), std::string::npos);
-  EXPECT_NE(errorOf("incline", {{"angle_deg", NAN}}).find("angle_deg"), std::string::npos);
+  EXPECT_NE(builtinSceneError("castle", {}).find("\"castle\""), std::string::npos);
+  EXPECT_NE(builtinSceneError("wall", {{"rows", 2.5}}).find("rows"), std::string::npos);
+  EXPECT_NE(builtinSceneError("pile", {{"count", 0}}).find("count"), std::string::npos);
+  EXPECT_NE(builtinSceneError("tower", {{"per_layer", 2}}).find("per_layer"), std::string::npos);
+  EXPECT_NE(builtinSceneError("bounce", {{"restitution", 2}}).find("restitution"), std::string::npos);
+  EXPECT_NE(builtinSceneError("incline", {{"angle_deg", NAN}}).find("angle_deg"), std::string::npos);
 }
 
 }  // namespace

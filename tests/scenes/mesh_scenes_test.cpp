@@ -9,6 +9,7 @@
 
 #include "contactlab/scene.h"
 #include "geometry/shape_geometry.h"
+#include "support/test_scenes.h"
 
 namespace contactlab {
 namespace {
@@ -21,11 +22,8 @@ struct MeshScene {
 constexpr MeshScene kMeshScenes[] = {
     {"jacks", 362}, {"funnel", 2002}, {"spheres", 1700}, {"chess", 320}, {"bunnies-rigid", 120}};
 
-const BodyDesc* bodyNamed(const Scene& scene, const std::string& name) {
-  for (const BodyDesc& body : scene.bodies)
-    if (body.name == name) return &body;
-  return nullptr;
-}
+using test::bodyNamed;
+using test::builtinSceneError;
 
 std::vector<const BodyDesc*> dynamicBodies(const Scene& scene) {
   std::vector<const BodyDesc*> bodies;
@@ -201,17 +199,9 @@ TEST(MeshScenes, SeedsAndParametersChangeTheScene) {
 }
 
 TEST(MeshScenes, BadParametersAreNamed) {
-  const auto errorOf = [](const std::string& name, const SceneParams& params) -> std::string {
-    try {
-      buildBuiltinScene(name, params, 1);
-    } catch (const SceneError& e) {
-      return e.what();
-    }
-    return "";
-  };
-  EXPECT_NE(errorOf("funnel", {{"mixed", 2}}).find("mixed"), std::string::npos);
-  EXPECT_NE(errorOf("spheres", {{"fill", 0.9}}).find("fill"), std::string::npos);
-  const std::string tooNarrow = errorOf("jacks", {{"width", 0.3}});
+  EXPECT_NE(builtinSceneError("funnel", {{"mixed", 2}}).find("mixed"), std::string::npos);
+  EXPECT_NE(builtinSceneError("spheres", {{"fill", 0.9}}).find("fill"), std::string::npos);
+  const std::string tooNarrow = builtinSceneError("jacks", {{"width", 0.3}});
   EXPECT_NE(tooNarrow.find("scene jacks"), std::string::npos) << tooNarrow;
   EXPECT_NE(tooNarrow.find("do not fit"), std::string::npos) << tooNarrow;
 }

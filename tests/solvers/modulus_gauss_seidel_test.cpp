@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <stdexcept>
 
 #include "contactlab/world.h"
 #include "support/contact_problems.h"
@@ -232,6 +233,21 @@ TEST(ModulusGaussSeidel, BoxedLcpWithFixedBoundsAgreesWithDenseReferences) {
   }
   EXPECT_GT(atUpper, 0);
   EXPECT_GT(atLower, 0);
+}
+
+// Fixed bounds are per row of the problem they were set for: another problem's rows are refused.
+TEST(ModulusGaussSeidel, FixedBoundsForOtherRowsAreRefused) {
+  const auto p = test::makeColumnProblem(5, 1);
+  const int rows = p.problem.numRows() - 4;
+  ModulusGaussSeidel solver;
+  solver.setFixedBounds(Eigen::VectorXd::Zero(rows), Eigen::VectorXd::Ones(rows));
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(p.problem.numRows());
+  try {
+    solver.solve(p.problem, tight(), lambda);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "modulus-gs: fixed bounds do not match the problem's rows");
+  }
 }
 
 // Box friction, |lambda_t,s| <= mu lambda_n, |lambda_tau| <= mu_tau lambda_n: the registered solver

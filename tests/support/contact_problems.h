@@ -1,6 +1,5 @@
 #pragma once
-#include "solvers/contact_solver.h"
-// Small contact problems built through the real assembly path, for solver tests.
+// Small contact problems built through the real assembly path, for solver tests, and solveFromZero.
 #include <algorithm>
 #include <random>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "dynamics/body_setup.h"
 #include "dynamics/contact_assembly.h"
 #include "dynamics/moreau_midpoint.h"
+#include "solvers/contact_solver.h"
 
 namespace contactlab::test {
 

@@ -1,6 +1,7 @@
 #pragma once
 // Bodies and worlds for the physics tests, built in code so each test shows its whole setup.
 #include <functional>
+#include <string>
 
 #include "contactlab/world.h"
 
@@ -28,6 +29,23 @@ inline BodyDesc sphere(double radius, const Vec3& position) {
   b.shape = SphereShape{radius};
   b.position = position;
   return b;
+}
+
+// The scene's body of that name; null when there is none.
+inline const BodyDesc* bodyNamed(const Scene& scene, const std::string& name) {
+  for (const BodyDesc& body : scene.bodies)
+    if (body.name == name) return &body;
+  return nullptr;
+}
+
+// The SceneError message of building the built-in scene with these parameters; empty when it builds.
+inline std::string builtinSceneError(const std::string& name, const SceneParams& params) {
+  try {
+    buildBuiltinScene(name, params, 1);
+  } catch (const SceneError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 // Steps until `time` seconds have passed, calling `observe` after every step.

@@ -40,8 +40,6 @@ class ContactSolver {
 
  protected:
   ThreadPool* threadPool() const { return threadPool_; }
-
- protected:
   // What every Delassus solve does around the solve proper: `lambda` made the problem's size (zero
   // when it is not: no warm start), then SolveReport::naturalMapResidual of the result.
   template <class Solve>

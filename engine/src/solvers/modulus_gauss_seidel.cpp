@@ -78,11 +78,13 @@ void ModulusGaussSeidel::computeVelocity(const Rows& rows) {
 // A row at its upper bound has x_- = 0, so its z keeps climbing while w_i < 0 (lambda stays at u_i):
 // the paper's Method 3.2 has no counterpart of x_- for the upper bound, and we keep it that way.
 //
-// Sparsity (sec. 3): J_i v^{k+1,i} + b_i is row i of contactVelocity at the current w, and
-// v^{k+1,i+1} = v^{k+1,i} + (M^-1 J^T)_{*i} dlambda_i. The four rows of one contact are updated in
-// turn; while they are, only this contact's lambda changes, so its rows' velocities change by the
-// contact's 4x4 diagonal block A_kk times the change: we read J w once per contact and write w once
-// per contact with the contact's whole change (the same numbers as writing w after every row).
+// Sparsity (sec. 3): in the body-space form J_i v^{k+1,i} + b_i is row i of the contact's velocity
+// J_k w + b_k, and v^{k+1,i+1} = v^{k+1,i} + (M^-1 J^T)_{*i} dlambda_i. The four rows of one contact
+// are updated in turn; while they are, only this contact's lambda changes, so its rows' velocities
+// change by the contact's 4x4 diagonal block A_kk times the change: we read the velocity once per
+// contact (rows.velocity) and write w once per contact with the contact's whole change
+// (rows.addChange; the same numbers as writing w after every row). In the Delassus form the velocity
+// is W's block row times lambda and there is no w to write.
 template <class Rows>
 void ModulusGaussSeidel::sweep(Rows& rows) {
   const double halfGamma = 0.5 * gamma_;
@@ -95,7 +97,7 @@ void ModulusGaussSeidel::sweep(Rows& rows) {
     for (int r = 0; r < 4; ++r) {
       const int i = 4 * k + r;
       const double d = diagonal[r];  // D_ii = A_ii; Omega_ii = alpha D_ii
-      if (!(d > 0.0)) continue;             // a row that moves nothing: lambda_i stays
+      if (!(d > 0.0)) continue;      // a row that moves nothing: lambda_i stays
       const double omega = alpha_ * d;
       const double vi = v0[r] + blockA.row(r).dot(current - start);
       const double xMinus = std::max(0.0, halfGamma * lower_[i] - z_[i]);
@@ -131,7 +133,7 @@ SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, 
   SolveReport report;
   if (!(settings.modulusAlpha > 0.0) || !(settings.modulusGamma > 0.0))
     throw std::invalid_argument("modulus-gs: alpha and gamma must be positive");
-  if (fixedBounds_ && fixedLower_.size() != lambda.size())
+  if (fixedBounds_ && fixedLower_.size() != 4 * rows.numContacts())
     throw std::invalid_argument("modulus-gs: fixed bounds do not match the problem's rows");
   alpha_ = settings.modulusAlpha;
   gamma_ = settings.modulusGamma;

@@ -1,9 +1,10 @@
 #pragma once
 // Projected Gauss-Seidel and projected SOR with the box friction model. PROX paper sec. 4.2 (after
 // eq. 39): PGS is PROX Gauss-Seidel with the Local r-factors r_i = 1 / A_ii held fixed and the
-// friction ellipsoid replaced by a box; PSOR the same with r_i = omega / A_ii. Both are ProxSolver's outer loop (merit eq. 27 weighted by A_ii, the
-// same stopping tests) around one sweep, boxGaussSeidelSweep, which PGS-SM also runs; written once
-// for both forms of a problem (contact_rows.h), so PGS and PSOR solve Siconos files too.
+// friction ellipsoid replaced by a box; PSOR the same with r_i = omega / A_ii. Both are ProxSolver's
+// outer loop (merit eq. 27 weighted by A_ii, the same stopping tests) around one sweep,
+// boxGaussSeidelSweep, which PGS-SM also runs; written once for both forms of a problem
+// (contact_rows.h), so PGS and PSOR solve Siconos files too.
 #include <algorithm>
 #include <limits>
 
