@@ -233,22 +233,26 @@ int benchSiconos(const std::vector<std::string_view>& args) {
       throw std::runtime_error(path + ": Siconos reads " + std::to_string(theirs.p->numberOfContacts) +
                                " contacts of dimension " + std::to_string(theirs.p->dimension) + ", we read " +
                                std::to_string(ours.numContacts()));
+    // The goal below compares every ProxGs row with every converged Siconos row.
+    enum class Role { ProxGs, Siconos, Other };
     struct Candidate {
       std::string name;
+      Role role;
       std::function<Outcome()> solve;
     };
     std::vector<Candidate> candidates = {
-        {"prox-gs local", [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local); }},
-        {"prox-gs global", [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Global); }},
-        {"prox-gs local block",
+        {"prox-gs local", Role::ProxGs, [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local); }},
+        {"prox-gs global", Role::ProxGs, [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Global); }},
+        {"prox-gs local block", Role::ProxGs,
          [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::ProximalSteps); }},
-        {"prox-gs local exact", [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::Exact); }},
-        {"prox-jacobi local", [&] { return solveOurs(ours, *proxJacobi, RFactorStrategy::Local); }},
-        {"siconos nsgs", [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_NSGS); }},
-        {"siconos prox", [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_PROX); }},
+        {"prox-gs local exact", Role::ProxGs,
+         [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::Exact); }},
+        {"prox-jacobi local", Role::Other, [&] { return solveOurs(ours, *proxJacobi, RFactorStrategy::Local); }},
+        {"siconos nsgs", Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_NSGS); }},
+        {"siconos prox", Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_PROX); }},
     };
     for (const std::unique_ptr<ContactSolver>& box : boxSolvers)
-      candidates.push_back({box->name(), [&] { return solveOurs(ours, *box, RFactorStrategy::Local); }});
+      candidates.push_back({box->name(), Role::Other, [&] { return solveOurs(ours, *box, RFactorStrategy::Local); }});
     const std::size_t first = rows.size();
     for (const Candidate& c : candidates) {
       Row row{stem(path), c.name, ours.numContacts(), {}, 0.0, 0};
@@ -261,15 +265,16 @@ int benchSiconos(const std::vector<std::string_view>& args) {
     }
     // The goal: for each Siconos solver that converged, a PROX-GS run with a residual no
     // larger (or both below the tolerance) in less time.
-    constexpr std::size_t kProxGsRows = 4, kSiconosRows = 2;  // the candidates' order above
-    for (std::size_t s = first + kProxGsRows + 1; s < first + kProxGsRows + 1 + kSiconosRows; ++s) {
-      const Row& sic = rows[s];
+    for (std::size_t s = 0; s < candidates.size(); ++s) {
+      if (candidates[s].role != Role::Siconos) continue;
+      const Row& sic = rows[first + s];
       if (!sic.outcome.converged) {
         std::printf("  %s: not converged by Siconos, no comparison\n", sic.solver.c_str());
         continue;
       }
-      for (std::size_t g = first; g < first + kProxGsRows; ++g) {
-        const Row& gs = rows[g];
+      for (std::size_t g = 0; g < candidates.size(); ++g) {
+        if (candidates[g].role != Role::ProxGs) continue;
+        const Row& gs = rows[first + g];
         const bool strict = gs.outcome.residual <= sic.outcome.residual;
         const bool atTol = gs.outcome.residual <= std::max(sic.outcome.residual, kTolerance);
         const bool faster = gs.seconds < sic.seconds;
