@@ -17,6 +17,14 @@ double lawError(const Mat3& a, const Vec3& b, const Vec3& r, double muT, double 
   return naturalMapError(Vec4(r[0], r[1], r[2], 0.0), Vec4(v[0], v[1], v[2], 0.0), Vec3(muT, muS, 0.0));
 }
 
+// The identity but for W_nn and the symmetric coupling W_nt = W_tn.
+Mat3 coupledNormalRow(double normal, double coupling) {
+  Mat3 a = Mat3::Identity();
+  a(0, 0) = normal;
+  a(0, 1) = a(1, 0) = coupling;
+  return a;
+}
+
 TEST(CoulombLocalSolve, TakeOffWhenTheContactSeparatesOnItsOwn) {
   const auto r = solveCoulombContact(Mat3::Identity(), Vec3(0.5, 3.0, -1.0), 0.5, 0.5, Vec3::Zero());
   ASSERT_TRUE(r.has_value());
@@ -33,10 +41,7 @@ TEST(CoulombLocalSolve, StickingInsideTheCone) {
 TEST(CoulombLocalSolve, SlidingWithCoupledNormalAndTangentRows) {
   // W = [2 0.5 0; 0.5 1 0; 0 0 1], q = (-1, 3, 0), mu = 0.5 (prox_delassus_test.cpp's contact):
   // lambda_t = -mu lambda_n, v_n = 0 gives lambda_n = 1 / (2 - 0.25) = 1 / 1.75.
-  Mat3 a = Mat3::Identity();
-  a(0, 0) = 2.0;
-  a(0, 1) = a(1, 0) = 0.5;
-  const auto r = solveCoulombContact(a, Vec3(-1.0, 3.0, 0.0), 0.5, 0.5, Vec3::Zero());
+  const auto r = solveCoulombContact(coupledNormalRow(2.0, 0.5), Vec3(-1.0, 3.0, 0.0), 0.5, 0.5, Vec3::Zero());
   ASSERT_TRUE(r.has_value());
   EXPECT_LT((*r - Vec3(1.0 / 1.75, -0.5 / 1.75, 0.0)).norm(), 1e-14);
 }
@@ -61,9 +66,7 @@ TEST(CoulombLocalSolve, SlidingObliquelyOnAnEllipticDisk) {
 }
 
 TEST(CoulombLocalSolve, FrictionlessContactAndSegmentDisk) {
-  Mat3 a = Mat3::Identity();
-  a(0, 0) = 4.0;
-  a(0, 1) = a(1, 0) = 1.0;
+  const Mat3 a = coupledNormalRow(4.0, 1.0);
   const auto r = solveCoulombContact(a, Vec3(-2.0, 5.0, 1.0), 0.0, 0.0, Vec3::Zero());
   ASSERT_TRUE(r.has_value());
   EXPECT_LT((*r - Vec3(0.5, 0.0, 0.0)).norm(), 1e-15);
