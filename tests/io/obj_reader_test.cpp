@@ -59,6 +59,10 @@ TEST(ObjReader, BadFilesGiveErrorsNamingTheFile) {
   expectObjError(directory.write("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"), "no faces");
   expectObjError(directory.write("nan.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n"), "vertex 2 has a coordinate that is not a finite number");
   expectObjError(directory.write("range.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n"), "face 1 refers to vertex 7, but the file has 3 vertices");
+  // A closed cube plus a face line with two corners, and a quad with an index out of range: the
+  // loader skips such faces, which would leave the rest loading as if the file were whole.
+  expectObjError(directory.write("two.obj", std::string(kQuadCube) + "f 1 2\n"), "Degenerated face found");
+  expectObjError(directory.write("quad.obj", std::string(kQuadCube) + "f 1 2 3 99\n"), "invalid vertex index");
 }
 
 }  // namespace

@@ -21,6 +21,13 @@ TriangleMesh readObjFile(const std::string& path) {
   const bool loaded = tinyobj::LoadObj(&attributes, &shapes, &materials, &warnings, &errors, path.c_str(), nullptr,
                                        /*triangulate=*/true);
   if (!loaded) fail("not a readable OBJ file: " + (errors.empty() ? std::string("tinyobjloader gave no reason") : errors));
+  // tinyobjloader skips a face with fewer than three corners, or (when it triangulates a quad) one
+  // with a corner index out of range, and says so only in its warnings; a surface with a face
+  // missing must not load as if the file were whole. Its other warnings (materials) do not matter.
+  for (const char* dropped : {"Degenerated face found", "Face with invalid vertex index found"})
+    if (warnings.find(dropped) != std::string::npos)
+      fail(std::string("a face was skipped by tinyobjloader: ") + dropped +
+           " (every 'f' line needs at least three valid vertex indices)");
 
   const std::size_t fileVertexCount = attributes.vertices.size() / 3;
   TriangleMesh mesh;
