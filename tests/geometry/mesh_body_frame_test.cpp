@@ -54,6 +54,17 @@ TEST(MeshInBodyFrame, InsideOutSurfaceIsRefused) {
   }
 }
 
+TEST(MeshInBodyFrame, CoordinatesTooLargeForFiniteMassPropertiesAreRefused) {
+  // Half-extent 1e200: the volume (1e600) overflows, and the message must say so, not report a
+  // "volume of -nan" as if the surface were inside out.
+  try {
+    meshInBodyFrame(boxMesh(Vec3::Constant(1e200)), "huge.obj");
+    FAIL() << "a box of half-extent 1e200 was accepted";
+  } catch (const MeshError& e) {
+    EXPECT_NE(std::string(e.what()).find("huge.obj: the coordinates are too large"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MeshInBodyFrame, OpenSurfaceIsRefused) {
   TriangleMesh open = boxMesh(Vec3::Ones());
   open.triangles.erase(open.triangles.begin());

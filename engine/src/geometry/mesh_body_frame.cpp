@@ -1,6 +1,7 @@
 #include "geometry/mesh_body_frame.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -11,6 +12,11 @@ namespace contactlab {
 MeshInBodyFrame meshInBodyFrame(const TriangleMesh& input, const std::string& source) {
   requireClosedOrientedSurface(input, source);
   const MeshMassProperties mass = integrateMassProperties(input);
+  // Coordinates so large that the volume or the second moments overflow (the sums turn infinite,
+  // then NaN) are a scale problem, not an orientation one: say so.
+  if (!std::isfinite(mass.volume) || !mass.inertiaAboutCentreOfMass.allFinite() || !mass.centreOfMass.allFinite())
+    throw MeshError(source + ": the coordinates are too large for its volume and inertia to be finite numbers"
+                             " (scale the mesh down, or give it in other units)");
   if (!(mass.volume > 0.0)) {
     std::ostringstream why;
     why << source << ": the surface encloses a volume of " << mass.volume
