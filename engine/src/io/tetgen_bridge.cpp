@@ -306,9 +306,11 @@ Tetrahedralization runTetgen(const TriangleMesh& surface, const TetgenSettings& 
   for (const auto& row : readTable(directory.path() / "surface.1.ele", 4, source)) {
     std::array<int, 4> tet;
     for (int k = 0; k < 4; ++k) {
-      const auto index = static_cast<std::size_t>(row[k + 1]);
-      if (row[k + 1] < 0 || index >= newIndex.size()) throw MeshError(source + ": tetgen's .ele refers to a missing vertex");
-      tet[k] = newIndex[index];
+      // Range first, then the cast: converting a double beyond size_t's range is undefined.
+      const double entry = row[k + 1];
+      if (!(entry >= 0.0 && entry < static_cast<double>(newIndex.size())))
+        throw MeshError(source + ": tetgen's .ele refers to a missing vertex");
+      tet[k] = newIndex[static_cast<std::size_t>(entry)];
     }
     const Vec3& a = t.vertices[tet[0]];
     if ((t.vertices[tet[1]] - a).dot((t.vertices[tet[2]] - a).cross(t.vertices[tet[3]] - a)) < 0.0) std::swap(tet[2], tet[3]);
