@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "contactlab/world.h"
 #include "geometry/mesh_body_frame.h"
 #include "geometry/procedural_meshes.h"
 
@@ -50,6 +53,40 @@ TEST(ShapeGeometry, MeshBoundsHoldTheTransformedVerticesTightly) {
 TEST(ShapeGeometry, MeshWithoutGeometryOrTetrahedraIsAProblem) {
   EXPECT_EQ(shapeProblem(MeshShape{}), "mesh has no geometry");
   EXPECT_EQ(shapeProblem(boxMeshShape(Vec3::Ones())), "mesh \"box\" has no tetrahedralization");
+}
+
+// A hand-built mesh (MeshGeometry is public) with a NaN vertex or an index out of range is a
+// problem of the shape, so a World refuses it with a SceneError naming the body.
+TEST(ShapeGeometry, HandBuiltMeshWithBadDataIsAProblemAndTheWorldRefusesIt) {
+  auto tetrahedron = std::make_shared<MeshGeometry>();
+  tetrahedron->source = "hand-made";
+  tetrahedron->surface.vertices = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0, 0, 1)};
+  tetrahedron->surface.triangles = {{0, 2, 1}, {0, 1, 3}, {0, 3, 2}, {1, 2, 3}};
+  tetrahedron->tetVertices = tetrahedron->surface.vertices;
+  tetrahedron->tetrahedra = {{0, 1, 2, 3}};
+  tetrahedron->volume = 1.0 / 6.0;
+  tetrahedron->principalInertiaPerUnitDensity = Vec3::Constant(0.01);
+  EXPECT_EQ(shapeProblem(MeshShape{tetrahedron}), "");
+
+  auto withNaN = std::make_shared<MeshGeometry>(*tetrahedron);
+  withNaN->surface.vertices[2].x() = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(shapeProblem(MeshShape{withNaN}), "mesh \"hand-made\": surface vertex 2 is not finite");
+  auto outOfRange = std::make_shared<MeshGeometry>(*tetrahedron);
+  outOfRange->tetrahedra[0][3] = 7;
+  EXPECT_EQ(shapeProblem(MeshShape{outOfRange}), "mesh \"hand-made\": tetrahedron 0 names vertex 7 of 4");
+
+  Scene scene;
+  BodyDesc body;
+  body.name = "odd";
+  body.shape = MeshShape{withNaN};
+  scene.bodies.push_back(body);
+  try {
+    World world(scene);
+    FAIL() << "a mesh with a NaN vertex was accepted";
+  } catch (const SceneError& e) {
+    EXPECT_NE(std::string(e.what()).find("body 0 (\"odd\"): mesh \"hand-made\": surface vertex 2 is not finite"),
+              std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -5,39 +5,19 @@
 #include <string>
 
 #include "collision/triangle_geometry.h"
+#include "geometry/shape_geometry.h"
 
 namespace contactlab {
 
 namespace {
 
+// The geometry, after shape_geometry's checks (a NaN would make the trees' median splits compare
+// inconsistently: undefined behaviour in std::nth_element).
 const MeshGeometry& checked(const std::shared_ptr<const MeshGeometry>& geometry) {
   if (!geometry) throw std::invalid_argument("mesh collision model: no geometry");
-  const MeshGeometry& mesh = *geometry;
-  auto fail = [&](const std::string& problem) {
-    throw std::invalid_argument("mesh '" + mesh.source + "': " + problem);
-  };
-  if (mesh.surface.triangles.empty()) fail("the surface has no triangles");
-  if (mesh.tetrahedra.empty()) fail("there are no tetrahedra");
-  if (mesh.tetVertices.size() < mesh.surface.vertices.size())
-    fail("the tetrahedra's vertex list is shorter than the surface's, which it must start with");
-  auto checkIndices = [&](const auto& elements, size_t vertexCount, const char* what) {
-    for (size_t e = 0; e < elements.size(); ++e)
-      for (int v : elements[e])
-        if (v < 0 || static_cast<size_t>(v) >= vertexCount)
-          fail(std::string(what) + " " + std::to_string(e) + " names vertex " + std::to_string(v) + " of " +
-               std::to_string(vertexCount));
-  };
-  checkIndices(mesh.surface.triangles, mesh.surface.vertices.size(), "triangle");
-  checkIndices(mesh.tetrahedra, mesh.tetVertices.size(), "tetrahedron");
-  // A NaN coordinate would make the trees' median splits compare inconsistently (undefined
-  // behaviour in std::nth_element), so it is refused here rather than met there.
-  auto checkFinite = [&](const std::vector<Vec3>& points, const char* what) {
-    for (size_t v = 0; v < points.size(); ++v)
-      if (!points[v].allFinite()) fail(std::string(what) + " " + std::to_string(v) + " is not finite");
-  };
-  checkFinite(mesh.surface.vertices, "surface vertex");
-  checkFinite(mesh.tetVertices, "tetrahedron vertex");
-  return mesh;
+  if (const std::string problem = meshGeometryProblem(*geometry); !problem.empty())
+    throw std::invalid_argument("mesh '" + geometry->source + "': " + problem);
+  return *geometry;
 }
 
 // The kDOP of each element (a triangle or a tetrahedron) over its corner vertices.

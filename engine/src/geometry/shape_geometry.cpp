@@ -112,6 +112,32 @@ MassProperties unitDensityMassProperties(const Shape& shape) {
       shape);
 }
 
+std::string meshGeometryProblem(const MeshGeometry& mesh) {
+  if (mesh.surface.triangles.empty()) return "the surface has no triangles";
+  if (mesh.tetrahedra.empty()) return "there are no tetrahedra";
+  if (mesh.tetVertices.size() < mesh.surface.vertices.size())
+    return "the tetrahedra's vertex list is shorter than the surface's, which it must start with";
+  auto badIndex = [](const auto& elements, std::size_t vertexCount, const char* what) -> std::string {
+    for (std::size_t e = 0; e < elements.size(); ++e)
+      for (int v : elements[e])
+        if (v < 0 || static_cast<std::size_t>(v) >= vertexCount)
+          return std::string(what) + " " + std::to_string(e) + " names vertex " + std::to_string(v) + " of " +
+                 std::to_string(vertexCount);
+    return "";
+  };
+  auto notFinite = [](const std::vector<Vec3>& points, const char* what) -> std::string {
+    for (std::size_t v = 0; v < points.size(); ++v)
+      if (!points[v].allFinite()) return std::string(what) + " " + std::to_string(v) + " is not finite";
+    return "";
+  };
+  for (const std::string& problem :
+       {badIndex(mesh.surface.triangles, mesh.surface.vertices.size(), "triangle"),
+        badIndex(mesh.tetrahedra, mesh.tetVertices.size(), "tetrahedron"),
+        notFinite(mesh.surface.vertices, "surface vertex"), notFinite(mesh.tetVertices, "tetrahedron vertex")})
+    if (!problem.empty()) return problem;
+  return "";
+}
+
 std::string shapeProblem(const Shape& shape) {
   std::ostringstream why;
   auto positiveFinite = [](double x) { return std::isfinite(x) && x > 0.0; };
@@ -143,6 +169,8 @@ std::string shapeProblem(const Shape& shape) {
                          << m.geometry->volume;
                    else if (m.geometry->tetrahedra.empty())
                      why << "mesh \"" << m.geometry->source << "\" has no tetrahedralization";
+                   else if (const std::string problem = meshGeometryProblem(*m.geometry); !problem.empty())
+                     why << "mesh \"" << m.geometry->source << "\": " << problem;
                  },
              },
              shape);

@@ -34,5 +34,11 @@ MassProperties unitDensityMassProperties(const Shape& shape);
 
 // Throws SceneError-style messages via the returned string: empty when the shape is valid.
 std::string shapeProblem(const Shape& shape);
+// What is wrong with a mesh's data ("" if nothing): no triangles or tetrahedra, an index out of
+// range, a tetrahedron vertex list that does not start with the surface's vertices, a coordinate
+// that is not finite. shapeProblem checks it for every mesh body (so a World refuses a bad
+// hand-built mesh with a SceneError naming the body), and the collision model before it builds its
+// trees, where a NaN would make the median splits compare inconsistently.
+std::string meshGeometryProblem(const MeshGeometry& mesh);
 
 }  // namespace contactlab
