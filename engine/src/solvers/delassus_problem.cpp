@@ -24,20 +24,10 @@ Mat46 jacobianBlock(const ContactBlock& block, bool sideB) {
 
 }  // namespace
 
-// The block-row product every Delassus sweep does per contact (about 40 % of a PROX-GS sweep on the
-// Capsules sample). Each 4x4 block times its 4-vector is four columns of four doubles scaled and
-// added, ((W_0 l_0 + W_1 l_1) + W_2 l_2) + W_3 l_3 row by row, written with a four-double vector
-// and compiled twice like the body-space sweep (prox_gauss_seidel.cpp): for AVX2 a column is one
-// instruction, for baseline x86-64 two. Neither uses FMA, so both round alike.
+// The block-row product of every Delassus sweep (about 40 % of a PROX-GS sweep on the Capsules
+// sample), compiled for AVX2 and for baseline x86-64 (see blockRowVelocity).
 [[gnu::target_clones("avx2", "default")]] Vec4 DelassusProblem::velocity(int k, const Eigen::VectorXd& lambda) const {
-  using Column = double __attribute__((vector_size(4 * sizeof(double)), aligned(sizeof(double))));
-  Column v = *reinterpret_cast<const Column*>(q.data() + 4 * k);
-  for (int b = rowStart[k]; b < rowStart[k + 1]; ++b) {
-    const Column* w = reinterpret_cast<const Column*>(blocks[b].data());  // column-major: w[c] is column c
-    const double* l = lambda.data() + 4 * blockColumn[b];
-    v += ((w[0] * l[0] + w[1] * l[1]) + w[2] * l[2]) + w[3] * l[3];
-  }
-  return Vec4(v[0], v[1], v[2], v[3]);
+  return blockRowVelocity(*this, k, lambda.data());
 }
 
 Eigen::VectorXd DelassusProblem::velocities(const Eigen::VectorXd& lambda) const {

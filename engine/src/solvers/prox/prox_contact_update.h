@@ -11,7 +11,8 @@ namespace contactlab {
 // normal impulse lambda_n^k. A separating contact's friction set is the origin (eq. 16 with
 // lambda_n = 0), and a point inside F is its own projection in every metric; only points outside
 // take the search of sec. 4.1. `share` is Jacobi's mass-splitting factor (1 for Gauss-Seidel).
-inline Vec4 proxContactUpdate(const Vec3& friction, const RFactors& r, int k, double share, const Vec4& previous,
+// Forced inline: the Delassus Gauss-Seidel sweep calls it from its AVX2 clone.
+[[gnu::always_inline]] inline Vec4 proxContactUpdate(const Vec3& friction, const RFactors& r, int k, double share, const Vec4& previous,
                               const Vec4& velocity) {
   const Vec4 z = previous - share * r.apply(k, velocity);
   Vec4 next;

@@ -36,6 +36,7 @@ class ProxDelassusSweep {
 
  private:
   double sweepGaussSeidel(const DelassusProblem& problem, const RFactors& r);
+  double sweepGaussSeidelOneStep(const DelassusProblem& problem, const RFactors& r);
   double sweepJacobi(const DelassusProblem& problem, const RFactors& r);
   // Contact k's local problem (the others fixed), exactly (exactLocalSolve_) or by up to
   // localIterations_ proximal steps; returns the new lambda_k.
@@ -43,6 +44,7 @@ class ProxDelassusSweep {
 
   ProxAlgorithm algorithm_;
   Eigen::VectorXd lambda_, next_, best_;  // 4 per contact
+  std::vector<Vec4> diagonalOfW_;         // per contact: the diagonal of W_kk (the merit's weights)
   std::vector<double> share_;             // Jacobi: per contact 1 / (blocks in its block row)
   int localIterations_ = 1;
   double localTolerance_ = 0.0;

@@ -27,7 +27,16 @@ template <class T>
   const T bound = volume * volume;
   return bound > 0.0 && bound <= std::numeric_limits<double>::max() && scaled <= bound;
 }
+// The same for one contact, where a zero third semi-axis (mu_tau = 0: the friction disk of every
+// 3-row problem file, whose torsion row is zero) is decided too: z is in the flattened set when
+// z_3 = 0 and (z_1, z_2) is in the ellipse, sum_{i<3} (z_i / a_i)^2 <= 1, tested the same way.
 inline bool insideEllipsoid(const Vec3& z, const Vec3& semiAxes) {
+  if (semiAxes[2] == 0.0 && z[2] == 0.0) {
+    const double a1 = semiAxes[0], a2 = semiAxes[1];
+    const double bound = (a1 * a2) * (a1 * a2);
+    const double scaled = (z[0] * a2) * (z[0] * a2) + (z[1] * a1) * (z[1] * a1);
+    return bound > 0.0 && bound <= std::numeric_limits<double>::max() && scaled <= bound;
+  }
   return insideEllipsoid(z[0], z[1], z[2], semiAxes[0], semiAxes[1], semiAxes[2]);
 }
 
