@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "collision/mesh_test_helpers.h"
@@ -97,6 +98,44 @@ TEST(MeshMesh, SameContactsAsEveryVertexTested) {
     compared += paired.size();
   }
   EXPECT_GT(compared, 100);
+}
+
+// A pair without contacts reports a lower bound of the distance from each mesh's surface vertices
+// to the other solid (what the contact generator skips pairs by): never above the distance found by
+// testing every vertex, and positive.
+TEST(MeshMesh, SeparationBoundIsBelowEveryVertexDistance) {
+  const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
+  const MeshCollisionModel b = modelOf(test::sphereMesh(0.15, 2));
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> offset(-0.5, 0.5);
+  std::uniform_real_distribution<double> angle(-3.0, 3.0);
+  const double margin = 0.01;
+  int bounded = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const Pose poseA = poseOf(Vec3::Zero(), Quat(Eigen::AngleAxisd(angle(random), Vec3(1, 2, 0).normalized())));
+    const Pose poseB = poseOf(Vec3(offset(random), offset(random), offset(random)),
+                              Quat(Eigen::AngleAxisd(angle(random), Vec3(0, 1, 3).normalized())));
+    ContactBuffer buffer(margin, 1e-9);
+    collideMeshMesh(a, poseA, b, poseB, buffer);
+    if (buffer.size() > 0 || buffer.separationBound() == 0.0) continue;
+    ++bounded;
+    double nearest = std::numeric_limits<double>::infinity();
+    auto distances = [&](const MeshCollisionModel& from, const Pose& fromPose, const MeshCollisionModel& to,
+                         const Pose& toPose) {
+      for (const Vec3& v : from.geometry().surface.vertices) {
+        const Vec3 inTo = toBody(toPose, toWorld(fromPose, v));
+        ASSERT_FALSE(to.contains(inTo)) << "trial " << trial;
+        const auto surface = to.closestSurfacePoint(inTo, 10.0);
+        ASSERT_TRUE(surface.has_value());
+        nearest = std::min(nearest, surface->distance);
+      }
+    };
+    distances(a, poseA, b, poseB);
+    distances(b, poseB, a, poseA);
+    EXPECT_GT(buffer.separationBound(), margin) << "trial " << trial;
+    EXPECT_LE(buffer.separationBound(), nearest) << "trial " << trial;
+  }
+  EXPECT_GT(bounded, 40);
 }
 
 TEST(MeshMesh, SeparatedMeshesHaveNoContacts) {

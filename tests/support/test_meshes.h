@@ -73,7 +73,12 @@ inline MeshGeometry cubeGridMesh(const std::string& source, const std::array<int
   mesh.surface.vertices = mesh.tetVertices;
   for (const auto& [a, b, c, d] : tetrahedra) mesh.tetrahedra.push_back({indexOf(a), indexOf(b), indexOf(c), indexOf(d)});
   mesh.volume = cell * cell * cell * static_cast<double>(tetrahedra.size()) / 6.0;
-  for (const Vec3& v : mesh.surface.vertices) mesh.boundingRadius = std::max(mesh.boundingRadius, v.norm());
+  mesh.boundsLower = mesh.boundsUpper = mesh.surface.vertices.front();
+  for (const Vec3& v : mesh.surface.vertices) {
+    mesh.boundingRadius = std::max(mesh.boundingRadius, v.norm());
+    mesh.boundsLower = mesh.boundsLower.cwiseMin(v);
+    mesh.boundsUpper = mesh.boundsUpper.cwiseMax(v);
+  }
   return mesh;
 }
 

@@ -9,6 +9,7 @@ namespace contactlab {
 void ContactBuffer::reset(double margin, double mergeDistance) {
   margin_ = margin;
   mergeDistance_ = mergeDistance;
+  separationBound_ = 0.0;
   points_.clear();
 }
 

@@ -19,6 +19,13 @@ class ContactBuffer {
   void reset(double margin, double mergeDistance);
 
   double margin() const { return margin_; }
+
+  // A lower bound of the distance between the two shapes' contact features that a pair found
+  // while proposing no point (mesh pairs, collideMeshMesh); 0, the default after reset, when the
+  // pair knows none. The contact generator keeps it to skip the pair while the bodies move less
+  // than it allows (ContactGenerator::generate).
+  void setSeparationBound(double bound) { separationBound_ = bound; }
+  double separationBound() const { return separationBound_; }
   int size() const { return static_cast<int>(points_.size()); }
   const ContactPoint& operator[](int i) const { return points_[i]; }
 
@@ -52,6 +59,7 @@ class ContactBuffer {
   std::vector<int> representatives_; // scratch: the deepest of each patch of them
   double margin_ = 0.0;
   double mergeDistance_ = 0.0;
+  double separationBound_ = 0.0;
 };
 
 // Contact between two balls (a point is a ball of radius 0). When the centres coincide the

@@ -43,6 +43,9 @@ class ContactGenerator {
   // What the last generate() saw, for the viewer: each body's inflated box at q^{t+1/2}, and the grid.
   const std::vector<Aabb>& boundingBoxes() const { return boxes_; }
   const BroadphaseGrid& grid() const { return grid_; }
+  // Broadphase pairs of the last generate() whose narrowphase was skipped because an earlier step
+  // proved them apart (see PairSeparation).
+  int skippedPairs() const { return skippedPairs_; }
 
  private:
   BroadphaseGrid grid_;
@@ -51,9 +54,23 @@ class ContactGenerator {
   std::vector<double> motion_;
   std::vector<std::uint8_t> movable_;
   std::vector<BodyPair> pairs_;
+  // A pair that found no contact and a lower bound of its shapes' separation (collideShapes: mesh
+  // pairs), with b's pose in a's frame when it was found. While b has moved in a's frame by less
+  // than the bound minus the margin, the pair has no contacts and its narrowphase is skipped: the
+  // contacts are exactly those of a full search, only cheaper for the many broadphase pairs of a
+  // heap of jacks whose boxes overlap but whose arms do not touch (docs/meshes.md).
+  struct PairSeparation {
+    BodyPair pair;
+    Pose bInA;
+    double bound = 0.0;  // 0: none known
+  };
+  std::vector<PairSeparation> separations_;          // per pair of pairs_, this step
+  std::vector<PairSeparation> previousSeparations_;  // the last step's, sorted by pair like pairs_
+  int skippedPairs_ = 0;
   struct ChunkContacts {  // one chunk of pairs' narrowphase output and scratch, kept between steps
     ContactManifold manifold;
     std::vector<BodyContact> contacts;
+    int skippedPairs = 0;
   };
   std::vector<ChunkContacts> chunkContacts_;
   MeshModelCache meshModels_;  // one per distinct mesh geometry of the bodies

@@ -3,6 +3,7 @@
 // bounding volume of the mesh hierarchies (the PROX paper's sec. 6 narrow phase is a kDOP BVH).
 // k = 14 (box + 4 corner diagonals), 18 (box + 6 edge diagonals) or 26 (all of them). The first
 // three axes are always x, y and z, so the first three slabs of every kDOP are its bounding box.
+#include <algorithm>
 #include <array>
 #include <span>
 
@@ -34,9 +35,16 @@ struct Kdop {
   double distanceBound(std::span<const Vec3> axes, const Vec3& point) const;
   // distanceBound(axes, point) <= distance, stopping at the first slab farther than that.
   bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance) const {
+    double bound;
+    return mayBeWithin(axes, point, distance, bound);
+  }
+  // The same; when false, `bound` is the distance to the first slab found farther than `distance`
+  // (a lower bound of the distance from the point to the kDOP).
+  bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound) const {
     for (size_t i = 0; i < axes.size(); ++i) {
       const double projection = axes[i].dot(point);
-      if (lower[i] - projection > distance || projection - upper[i] > distance) return false;
+      bound = std::max(lower[i] - projection, projection - upper[i]);
+      if (bound > distance) return false;
     }
     return true;
   }
@@ -64,6 +72,24 @@ class OrientedBoxTest {
       if (middle - radius > kdop.upper[i] || middle + radius < kdop.lower[i]) return false;
     }
     return true;
+  }
+  // !overlaps(...), and then `distance` is a lower bound of the distance between what the box and
+  // the kDOP bound (the gap on the first separating slab, margin not subtracted; the axes are unit).
+  bool separated(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents, double& distance) const {
+    for (int i = 0; i < axisCount_; ++i) {
+      const double middle = axesInOther_[i].dot(centre) + offsets_[i];
+      const double boxRadius = absAxesInOther_[i].dot(halfExtents);
+      const double radius = boxRadius + margin_;
+      if (middle - radius > kdop.upper[i]) {
+        distance = middle - boxRadius - kdop.upper[i];
+        return true;
+      }
+      if (middle + radius < kdop.lower[i]) {
+        distance = kdop.lower[i] - middle - boxRadius;
+        return true;
+      }
+    }
+    return false;
   }
 
  private:

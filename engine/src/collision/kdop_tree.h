@@ -98,12 +98,28 @@ class KdopTree {
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                      Visit&& visit) {
+    double unused;
+    forEachOverlappingPair(a, b, bInA, margin, visit, unused);
+  }
+  // The same, also giving `separation`: the smallest lower bound of the distance between the
+  // contents of a node pair the traversal left out (infinity if it left out none). The pairs left
+  // out cover every primitive pair that was not visited, so no unvisited pair of primitives is
+  // closer than that.
+  template <class Visit>
+  friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
+                                     Visit&& visit, double& separation) {
     const Mat3 aInBRotation = bInA.rotation.transpose();
     const OrientedBoxTest bBoxInA(a.axes_, bInA, margin);
     const OrientedBoxTest aBoxInB(b.axes_, Pose{-(aInBRotation * bInA.position), aInBRotation}, margin);
+    separation = std::numeric_limits<double>::infinity();
     auto close = [&](const Node& nodeA, const Node& nodeB) {
-      return bBoxInA.overlaps(nodeA.bounds, nodeB.bounds.boxCentre(), nodeB.bounds.boxHalfExtents()) &&
-             aBoxInB.overlaps(nodeB.bounds, nodeA.bounds.boxCentre(), nodeA.bounds.boxHalfExtents());
+      double distance;
+      if (bBoxInA.separated(nodeA.bounds, nodeB.bounds.boxCentre(), nodeB.bounds.boxHalfExtents(), distance) ||
+          aBoxInB.separated(nodeB.bounds, nodeA.bounds.boxCentre(), nodeA.bounds.boxHalfExtents(), distance)) {
+        separation = std::min(separation, distance);
+        return false;
+      }
+      return true;
     };
     NodeStack<std::pair<int, int>> stack;
     stack.push({0, 0});

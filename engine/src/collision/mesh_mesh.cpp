@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "collision/mesh_contacts.h"
@@ -16,7 +17,10 @@ namespace {
 // few touch, and a vertex near none of other's tetrahedra is neither inside other nor within the
 // margin of its surface (the surface triangles are faces of the tetrahedra), so the nearest-point
 // search that dominates the pair's cost would find nothing for it.
-void addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, const MeshCollisionModel& other,
+// Returns 0 when some vertex became a candidate, else a lower bound of the distance from mesh's
+// surface vertices to other's solid: the smallest bound of the node pairs and the vertex /
+// tetrahedron pairs the search left out, which together cover every vertex / tetrahedron pair.
+double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, const MeshCollisionModel& other,
                        const Pose& otherPose, bool meshIsFirst, ContactBuffer& buffer) {
   thread_local std::vector<int> candidates;
   thread_local std::vector<std::uint8_t> isCandidate;
@@ -28,34 +32,46 @@ void addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, con
   const Pose meshInOther = relativePose(otherPose, meshPose);
   int lastVertex = -1;
   Vec3 inOther;
-  forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), relativePose(meshPose, otherPose),
-                         buffer.margin(), [&](int vertex, int tetrahedron) {
-                           if (isCandidate[vertex]) return;
-                           // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
-                           if (vertex != lastVertex) {
-                             lastVertex = vertex;
-                             inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
-                           }
-                           if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin())) return;
-                           isCandidate[vertex] = 1;
-                           candidates.push_back(vertex);
-                         });
+  double separation = std::numeric_limits<double>::infinity();
+  double nodeSeparation;
+  forEachOverlappingPair(
+      mesh.vertexTree(), other.tetrahedronTree(), relativePose(meshPose, otherPose), buffer.margin(),
+      [&](int vertex, int tetrahedron) {
+        if (isCandidate[vertex]) return;
+        // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
+        if (vertex != lastVertex) {
+          lastVertex = vertex;
+          inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
+        }
+        double bound;
+        if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
+          separation = std::min(separation, bound);
+          return;
+        }
+        isCandidate[vertex] = 1;
+        candidates.push_back(vertex);
+      },
+      nodeSeparation);
   std::sort(candidates.begin(), candidates.end());
   for (int vertex : candidates) isCandidate[vertex] = 0;
   const std::uint32_t side = meshIsFirst ? 0u : kSecondShapeFeature;
   for (int vertex : candidates)
     addMeshBallContact(other, otherPose, !meshIsFirst, toWorld(meshPose, vertices[vertex]), 0.0,
                        side | static_cast<std::uint32_t>(vertex), buffer);
+  return candidates.empty() ? std::min(separation, nodeSeparation) : 0.0;
 }
 
 }  // namespace
 
 // Vertices of a in b and vertices of b in a. Edge-edge crossings without a vertex inside are not
-// seen; meshes fine enough to simulate (a jack's rounded arms) touch through vertices first.
+// seen; meshes fine enough to simulate (a jack's rounded arms) touch through vertices first. When
+// neither search finds a candidate, the buffer learns how far apart the two vertex sets are from
+// the other solid (ContactBuffer::separationBound), which lets the next steps skip the pair.
 void collideMeshMesh(const MeshCollisionModel& a, const Pose& poseA, const MeshCollisionModel& b, const Pose& poseB,
                      ContactBuffer& buffer) {
-  addVerticesInMesh(a, poseA, b, poseB, true, buffer);
-  addVerticesInMesh(b, poseB, a, poseA, false, buffer);
+  const double aFromB = addVerticesInMesh(a, poseA, b, poseB, true, buffer);
+  const double bFromA = addVerticesInMesh(b, poseB, a, poseA, false, buffer);
+  buffer.setSeparationBound(std::min(aFromB, bFromA));
 }
 
 }  // namespace contactlab

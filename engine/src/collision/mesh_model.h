@@ -29,6 +29,12 @@ class MeshCollisionModel {
   bool mayBeNearTetrahedron(int t, const Vec3& point, double distance) const {
     return tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_);
   }
+  // The same; when false, `bound` is a lower bound of the point's distance to tetrahedron t.
+  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound) const {
+    if (tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
+    bound -= roundingSlack_;
+    return false;
+  }
 
   // Whether a body-frame point lies in the solid (in one of its tetrahedra, boundary included).
   bool contains(const Vec3& point) const;

@@ -84,10 +84,10 @@ constexpr PairTable kPairTable = makePairTable();
 
 }  // namespace
 
-void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                   const MeshModelCache* meshes, ContactManifold& out) {
+double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                     const MeshModelCache* meshes, ContactManifold& out) {
   const PairEntry& entry = kPairTable[static_cast<int>(kindOf(a))][static_cast<int>(kindOf(b))];
-  if (!entry.collide) return;
+  if (!entry.collide) return 0.0;
   // Points closer than this are one contact; relative to the larger shape so it scales with the scene.
   const double mergeDistance = 1e-6 * std::max(boundingRadius(a), boundingRadius(b));
   // One buffer per thread, kept from pair to pair so that mesh pairs stop allocating.
@@ -96,6 +96,7 @@ void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose
   if (entry.swapped) entry.collide(b, poseB, a, poseA, meshes, buffer);
   else entry.collide(a, poseA, b, poseB, meshes, buffer);
   buffer.finalizeInto(out, entry.swapped, entry.clusters);
+  return buffer.separationBound();
 }
 
 }  // namespace contactlab

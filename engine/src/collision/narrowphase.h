@@ -18,8 +18,11 @@ class MeshModelCache;
 // At most kMaxPointsPerPair points per pair of primitives, kMaxMeshPointsPerPair when a mesh takes
 // part; plane-plane gives none. Meshes need the World's collision models (`meshes`, prepared for
 // every mesh); without them a mesh pair throws std::logic_error.
-void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                   const MeshModelCache* meshes, ContactManifold& out);
+// Returns 0, or for a pair that proposed no point a lower bound of the distance between the
+// features its contacts come from (ContactBuffer::separationBound; mesh-mesh pairs only): while the
+// shapes move closer by less than the bound minus the margin, the pair has no contacts.
+double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
+                     const MeshModelCache* meshes, ContactManifold& out);
 inline void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                           ContactManifold& out) {
   collideShapes(a, poseA, b, poseB, margin, nullptr, out);
