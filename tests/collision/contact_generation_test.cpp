@@ -17,10 +17,11 @@ Body meshBody(const std::shared_ptr<const MeshGeometry>& mesh, const Vec3& posit
   return body;
 }
 
-// The generator skips mesh pairs that an earlier step proved apart (ContactGenerator's
-// PairSeparation): step by step, as one cross moves towards and into another and a third turns
-// beside them, it gives exactly the contacts of a generator that searches every pair afresh.
-TEST(ContactGenerator, SkippedPairsChangeNoContact) {
+// The generator skips mesh pairs that an earlier step proved apart and searches pairs in contact
+// only near where they touched (ContactGenerator's PairMemory): step by step, as one cross moves
+// towards and into another and a third turns beside them, it gives exactly the contacts of a
+// generator that searches every pair afresh.
+TEST(ContactGenerator, RememberedPairsChangeNoContact) {
   const auto cross = test::crossMesh(8, 2, 0.05);
   std::vector<Body> bodies = {meshBody(cross, Vec3(0, 0, 0), Quat::Identity()),
                               meshBody(cross, Vec3(0.44, 0.05, 0.02), Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()))),
@@ -28,7 +29,7 @@ TEST(ContactGenerator, SkippedPairsChangeNoContact) {
   ContactGenerator remembering;
   remembering.prepareMeshes(bodies, 18);
   const double dt = 0.01;
-  int skipped = 0, touching = 0;
+  int skipped = 0, replayed = 0, touching = 0;
   for (int step = 0; step < 60; ++step) {
     bodies[1].position.x() -= 0.0015;  // 9 cm in all: from about 4 cm apart to 5 cm deep
     bodies[2].orientation = Quat(Eigen::AngleAxisd(0.7 + 0.002 * step, Vec3::UnitX()));
@@ -38,7 +39,9 @@ TEST(ContactGenerator, SkippedPairsChangeNoContact) {
     afresh.prepareMeshes(bodies, 18);
     afresh.generate(bodies, dt, Vec3::Zero(), fresh);
     EXPECT_EQ(afresh.skippedPairs(), 0);
+    EXPECT_EQ(afresh.replayedPairs(), 0);
     skipped += remembering.skippedPairs();
+    replayed += remembering.replayedPairs();
     if (!fresh.empty()) ++touching;
     ASSERT_EQ(remembered.size(), fresh.size()) << "step " << step;
     for (std::size_t i = 0; i < fresh.size(); ++i) {
@@ -49,7 +52,8 @@ TEST(ContactGenerator, SkippedPairsChangeNoContact) {
       EXPECT_EQ(remembered[i].contact.gap, fresh[i].contact.gap);
     }
   }
-  EXPECT_GT(skipped, 10);   // the bound was used ...
+  EXPECT_GT(skipped, 10);   // the bound was used, ...
+  EXPECT_GT(replayed, 10);  // the fronts too ...
   EXPECT_GT(touching, 10);  // ... and the moving pair did come into contact
 }
 

@@ -10,6 +10,7 @@ void ContactBuffer::reset(double margin, double mergeDistance) {
   margin_ = margin;
   mergeDistance_ = mergeDistance;
   separationBound_ = 0.0;
+  meshPairFronts_ = nullptr;
   points_.clear();
 }
 

@@ -8,6 +8,8 @@
 
 namespace contactlab {
 
+struct MeshPairFronts;
+
 class ContactBuffer {
  public:
   // Primitive pairs propose at most 8 points (Sutherland-Hodgman clipping of a quad by four
@@ -26,6 +28,10 @@ class ContactBuffer {
   // than it allows (ContactGenerator::generate).
   void setSeparationBound(double bound) { separationBound_ = bound; }
   double separationBound() const { return separationBound_; }
+
+  // A mesh pair's traversal fronts from the last step, if its caller keeps them (null after reset).
+  void setMeshPairFronts(MeshPairFronts* fronts) { meshPairFronts_ = fronts; }
+  MeshPairFronts* meshPairFronts() const { return meshPairFronts_; }
   int size() const { return static_cast<int>(points_.size()); }
   const ContactPoint& operator[](int i) const { return points_[i]; }
 
@@ -60,6 +66,7 @@ class ContactBuffer {
   double margin_ = 0.0;
   double mergeDistance_ = 0.0;
   double separationBound_ = 0.0;
+  MeshPairFronts* meshPairFronts_ = nullptr;
 };
 
 // Contact between two balls (a point is a ball of radius 0). When the centres coincide the

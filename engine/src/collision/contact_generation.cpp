@@ -8,23 +8,25 @@ namespace contactlab {
 
 namespace {
 
-// Whether a pair whose separation bound was found at relative pose s.bInA is still farther apart
-// than `margin` with b now at `bInA` in a's frame. A point x of b (body frame, |x| <= radiusB) sits
-// at R x + p in a's frame, so it has moved by |(R - R0) x + p - p0| <= ||R - R0||_F radiusB +
-// |p - p0| since then, and no distance between a point of a and a point of b has shrunk by more.
-// The slack, far above the rounding of the bound's arithmetic, keeps a pair at the margin searched.
-bool stillSeparated(const Pose& then, double bound, const Pose& bInA, double radiusA, double radiusB, double margin) {
-  const double moved = (bInA.position - then.position).norm() + (bInA.rotation - then.rotation).norm() * radiusB;
-  return bound - moved > margin + 1e-9 * (1.0 + radiusA + radiusB);
+// How far any point of b (body frame x, |x| <= radiusB) has moved in a's frame since b was at
+// `then` there: it sits at R x + p, so by |(R - R0) x + p - p0| <= ||R - R0||_F radiusB + |p - p0|.
+// No distance between a point of a and a point of b has changed by more.
+double movedSince(const Pose& then, const Pose& now, double radiusB) {
+  return (now.position - then.position).norm() + (now.rotation - then.rotation).norm() * radiusB;
 }
+
+// A pair in contact searches from its recorded fronts while b has moved by at most this (plus any
+// growth of the margin) since they were recorded; the fronts keep the node pairs left out up to
+// the margin plus twice this, so the pairs they omit are still beyond the margin.
+constexpr double kFrontReach = 0.5 * kContactSkin;
 
 bool lessPair(const BodyPair& x, const BodyPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 
 }  // namespace
 
 void ContactGenerator::prepareMeshes(const std::vector<Body>& bodies, int k) {
-  // The bounds belong to the bodies they were found for.
-  previousSeparations_.clear();
+  // What pairs learnt belongs to the bodies they learnt it for.
+  previousMemories_.clear();
   meshModels_.setK(k);
   for (const Body& body : bodies)
     if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshModels_.prepare(mesh->geometry);
@@ -53,12 +55,13 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
 
   grid_.findPairs(boxes_, movable_, pairs_, pool);
 
-  // The last step's separation bounds, for the pairs found again (both lists sorted by pair).
-  separations_.assign(pairs_.size(), PairSeparation{});
-  for (std::size_t p = 0, q = 0; p < pairs_.size() && q < previousSeparations_.size(); ++p) {
-    while (q < previousSeparations_.size() && lessPair(previousSeparations_[q].pair, pairs_[p])) ++q;
-    if (q < previousSeparations_.size() && !lessPair(pairs_[p], previousSeparations_[q].pair))
-      separations_[p] = previousSeparations_[q];
+  // The last step's memories, for the pairs found again (both lists sorted by pair).
+  memories_.clear();
+  memories_.resize(pairs_.size());
+  for (std::size_t p = 0, q = 0; p < pairs_.size() && q < previousMemories_.size(); ++p) {
+    while (q < previousMemories_.size() && lessPair(previousMemories_[q].pair, pairs_[p])) ++q;
+    if (q < previousMemories_.size() && !lessPair(pairs_[p], previousMemories_[q].pair))
+      memories_[p] = std::move(previousMemories_[q]);
   }
 
   // Each chunk of pairs collects its contacts in pair order in a list of its own; the lists are
@@ -69,37 +72,57 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   parallelFor(pool, static_cast<int>(pairs_.size()), kPairsPerChunk, [&](int begin, int end, int chunk) {
     ChunkContacts& mine = chunkContacts_[chunk];
     mine.contacts.clear();
-    mine.skippedPairs = 0;
+    mine.skippedPairs = mine.replayedPairs = 0;
     for (int p = begin; p < end; ++p) {
       const BodyPair& pair = pairs_[p];
       const Shape& shapeA = bodies[pair.a].shape;
       const Shape& shapeB = bodies[pair.b].shape;
       const double margin = kContactSkin + motion_[pair.a] + motion_[pair.b];
-      PairSeparation& separation = separations_[p];
-      if (separation.bound > 0.0) {
-        if (stillSeparated(separation.bInA, separation.bound, relativePose(poses_[pair.a], poses_[pair.b]),
-                           boundingRadius(shapeA), boundingRadius(shapeB), margin)) {
-          ++mine.skippedPairs;  // carried on unchanged: the motion is measured from where the bound was found
+      mine.manifold.clear();
+      if (kindOf(shapeA) != ShapeKind::Mesh || kindOf(shapeB) != ShapeKind::Mesh) {
+        collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold);
+      } else {
+        PairMemory& memory = memories_[p];
+        const Pose bInA = relativePose(poses_[pair.a], poses_[pair.b]);
+        const double radiusB = boundingRadius(shapeB);
+        // Far above the rounding of the bounds' arithmetic: a pair at the margin is searched.
+        const double slack = 1e-9 * (1.0 + boundingRadius(shapeA) + radiusB);
+        const double moved = memory.bound > 0.0 || memory.hasFronts ? movedSince(memory.bInA, bInA, radiusB) : 0.0;
+        if (memory.bound > 0.0 && memory.bound - moved > margin + slack) {
+          ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
           continue;
         }
-        separation = PairSeparation{};
+        if (memory.hasFronts && moved + std::max(0.0, margin - memory.margin) <= kFrontReach) {
+          ++mine.replayedPairs;
+          memory.fronts.mode = MeshPairFronts::Mode::Replay;
+          memory.fronts.reach = margin + moved + slack;
+          collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold,
+                        &memory.fronts);
+        } else {
+          memory.fronts.mode = MeshPairFronts::Mode::Record;
+          memory.fronts.recordBelow = margin + 2.0 * kFrontReach;
+          memory.bound = collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_,
+                                       mine.manifold, &memory.fronts);
+          memory.hasFronts = memory.bound == 0.0;
+          memory.pair = pair;
+          memory.bInA = bInA;
+          memory.margin = margin;
+        }
       }
-      mine.manifold.clear();
-      const double bound = collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold);
-      if (bound > 0.0) separation = {pair, relativePose(poses_[pair.a], poses_[pair.b]), bound};
       for (const ContactPoint& point : mine.manifold) mine.contacts.push_back({pair.a, pair.b, point});
     }
   });
   out.clear();
-  skippedPairs_ = 0;
+  skippedPairs_ = replayedPairs_ = 0;
   for (int chunk = 0; chunk < chunks; ++chunk) {
     out.insert(out.end(), chunkContacts_[chunk].contacts.begin(), chunkContacts_[chunk].contacts.end());
     skippedPairs_ += chunkContacts_[chunk].skippedPairs;
+    replayedPairs_ += chunkContacts_[chunk].replayedPairs;
   }
-  // Keep the pairs with a bound for the next step, in pair order.
-  previousSeparations_.clear();
-  for (const PairSeparation& separation : separations_)
-    if (separation.bound > 0.0) previousSeparations_.push_back(separation);
+  // Keep what the pairs learnt for the next step, in pair order.
+  previousMemories_.clear();
+  for (PairMemory& memory : memories_)
+    if (memory.bound > 0.0 || memory.hasFronts) previousMemories_.push_back(std::move(memory));
 }
 
 }  // namespace contactlab

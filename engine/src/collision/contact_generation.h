@@ -5,6 +5,7 @@
 #include "collision/broadphase_grid.h"
 #include "collision/contact_point.h"
 #include "collision/mesh_model.h"
+#include "collision/mesh_pair_fronts.h"
 #include "contactlab/body.h"
 
 namespace contactlab {
@@ -44,8 +45,9 @@ class ContactGenerator {
   const std::vector<Aabb>& boundingBoxes() const { return boxes_; }
   const BroadphaseGrid& grid() const { return grid_; }
   // Broadphase pairs of the last generate() whose narrowphase was skipped because an earlier step
-  // proved them apart (see PairSeparation).
+  // proved them apart, and mesh pairs searched only near the last contact (see PairMemory).
   int skippedPairs() const { return skippedPairs_; }
+  int replayedPairs() const { return replayedPairs_; }
 
  private:
   BroadphaseGrid grid_;
@@ -54,23 +56,31 @@ class ContactGenerator {
   std::vector<double> motion_;
   std::vector<std::uint8_t> movable_;
   std::vector<BodyPair> pairs_;
-  // A pair that found no contact and a lower bound of its shapes' separation (collideShapes: mesh
-  // pairs), with b's pose in a's frame when it was found. While b has moved in a's frame by less
-  // than the bound minus the margin, the pair has no contacts and its narrowphase is skipped: the
-  // contacts are exactly those of a full search, only cheaper for the many broadphase pairs of a
-  // heap of jacks whose boxes overlap but whose arms do not touch (docs/meshes.md).
-  struct PairSeparation {
+  // What a pair of meshes learnt in its last search from the roots, with b's pose in a's frame and
+  // the margin then. A pair that found no contact knows a lower bound of its shapes' separation
+  // (collideShapes): while b has moved in a's frame by less than the bound minus the margin, it
+  // has no contacts and its narrowphase is skipped. A pair in contact knows where its traversals
+  // stopped (MeshPairFronts): while b has moved by at most kFrontReach, the search starts there.
+  // Either way the contacts are exactly those of a search from the roots, only cheaper: most
+  // broadphase pairs of a heap of jacks have overlapping boxes but arms that do not touch, and the
+  // touching ones rest (docs/meshes.md).
+  struct PairMemory {
     BodyPair pair;
     Pose bInA;
-    double bound = 0.0;  // 0: none known
+    double margin = 0.0;
+    double bound = 0.0;  // > 0: apart by at least this
+    bool hasFronts = false;
+    MeshPairFronts fronts;
   };
-  std::vector<PairSeparation> separations_;          // per pair of pairs_, this step
-  std::vector<PairSeparation> previousSeparations_;  // the last step's, sorted by pair like pairs_
+  std::vector<PairMemory> memories_;          // per pair of pairs_, this step
+  std::vector<PairMemory> previousMemories_;  // the last step's that know something, sorted by pair like pairs_
   int skippedPairs_ = 0;
+  int replayedPairs_ = 0;
   struct ChunkContacts {  // one chunk of pairs' narrowphase output and scratch, kept between steps
     ContactManifold manifold;
     std::vector<BodyContact> contacts;
     int skippedPairs = 0;
+    int replayedPairs = 0;
   };
   std::vector<ChunkContacts> chunkContacts_;
   MeshModelCache meshModels_;  // one per distinct mesh geometry of the bodies

@@ -91,49 +91,106 @@ class KdopTree {
   }
 
   // Tandem traversal: every pair (primitive of a, primitive of b) of leaves whose kDOPs come
-  // within `margin` of each other, where `bInA` takes b's frame into a's. Neither tree is refitted: a node pair is
-  // kept when b's node box, moved into a's frame and projected on a's axes, overlaps a's node kDOP
-  // and, the other way round, a's node box projected on b's axes overlaps b's node kDOP (each a
-  // necessary condition for the bounded sets to come within the margin).
+  // within `margin` of each other, where `bInA` takes b's frame into a's (the node test is
+  // TandemTest below).
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                      Visit&& visit) {
     double unused;
     forEachOverlappingPair(a, b, bInA, margin, visit, unused);
   }
+
+  // A node pair where a tandem traversal stopped: left out (separation >= 0, a lower bound of the
+  // distance between the two nodes' contents) or a pair of leaves whose primitives it visited
+  // (separation < 0). The node pairs where a traversal stopped cover every primitive pair once.
+  struct FrontEntry {
+    int nodeA, nodeB;
+    double separation;
+  };
+
   // The same, also giving `separation`: the smallest lower bound of the distance between the
-  // contents of a node pair the traversal left out (infinity if it left out none). The pairs left
-  // out cover every primitive pair that was not visited, so no unvisited pair of primitives is
-  // closer than that.
+  // contents of a node pair the traversal left out (infinity if it left out none), so no unvisited
+  // pair of primitives is closer than that. With `front`, also records where it stopped: every
+  // visited pair of leaves and every left-out pair whose separation is at most `recordBelow`.
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
-                                     Visit&& visit, double& separation) {
-    const Mat3 aInBRotation = bInA.rotation.transpose();
-    const OrientedBoxTest bBoxInA(a.axes_, bInA, margin);
-    const OrientedBoxTest aBoxInB(b.axes_, Pose{-(aInBRotation * bInA.position), aInBRotation}, margin);
+                                     Visit&& visit, double& separation, std::vector<FrontEntry>* front = nullptr,
+                                     double recordBelow = 0.0) {
     separation = std::numeric_limits<double>::infinity();
-    auto close = [&](const Node& nodeA, const Node& nodeB) {
-      double distance;
-      if (bBoxInA.separated(nodeA.bounds, nodeB.bounds.boxCentre(), nodeB.bounds.boxHalfExtents(), distance) ||
-          aBoxInB.separated(nodeB.bounds, nodeA.bounds.boxCentre(), nodeA.bounds.boxHalfExtents(), distance)) {
-        separation = std::min(separation, distance);
-        return false;
-      }
-      return true;
-    };
+    descend(a, b, TandemTest(a, b, bInA, margin), 0, 0, visit,
+            [&](int nodeA, int nodeB, double distance) {
+              separation = std::min(separation, distance);
+              if (front && distance <= recordBelow) front->push_back({nodeA, nodeB, distance});
+            },
+            [&](int nodeA, int nodeB) {
+              if (front) front->push_back({nodeA, nodeB, -1.0});
+            });
+  }
+
+  // The traversal again at a new pose bInA, from a front recorded by the one above at another pose:
+  // the recorded node pairs whose separation then is at most `reach` are traversed anew from there,
+  // the others are left out. When b has moved in a's frame by at most `moved` since, reach = margin
+  // + moved leaves out only pairs still farther apart than the margin, and the pairs recorded
+  // cover all the closer ones (recordBelow above the new reach); every primitive pair that the
+  // traversal from the roots would visit is then visited. A few more may be (below a recorded
+  // pair whose ancestors would now be left out), which a caller that tests its primitive pairs
+  // exactly does not see.
+  template <class Visit>
+  friend void forEachOverlappingPairFromFront(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
+                                              const std::vector<FrontEntry>& front, double reach, Visit&& visit) {
+    const TandemTest test(a, b, bInA, margin);
+    for (const FrontEntry& entry : front)
+      if (entry.separation <= reach) descend(a, b, test, entry.nodeA, entry.nodeB, visit, [](int, int, double) {}, [](int, int) {});
+  }
+
+ private:
+  struct Node {
+    Kdop bounds;
+    int firstChild = -1;  // the children are firstChild and firstChild + 1; -1 for a leaf
+    int firstPrimitive = 0;  // leaves: their primitives are order_[firstPrimitive, + primitiveCount)
+    int primitiveCount = 0;
+    bool isLeaf() const { return firstChild < 0; }
+  };
+
+  // The tandem traversal's node test. Neither tree is refitted: a node pair is kept when b's node
+  // box, moved into a's frame and projected on a's axes, overlaps a's node kDOP and, the other way
+  // round, a's node box projected on b's axes overlaps b's node kDOP (each a necessary condition
+  // for the bounded sets to come within the margin).
+  struct TandemTest {
+    OrientedBoxTest bBoxInA, aBoxInB;
+    TandemTest(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin)
+        : bBoxInA(a.axes_, bInA, margin),
+          aBoxInB(b.axes_, Pose{-(bInA.rotation.transpose() * bInA.position), bInA.rotation.transpose()}, margin) {}
+    bool separated(const Node& nodeA, const Node& nodeB, double& distance) const {
+      return bBoxInA.separated(nodeA.bounds, nodeB.bounds.boxCentre(), nodeB.bounds.boxHalfExtents(), distance) ||
+             aBoxInB.separated(nodeB.bounds, nodeA.bounds.boxCentre(), nodeA.bounds.boxHalfExtents(), distance);
+    }
+  };
+
+  // Depth first from the node pair (startA, startB): `leftOut(nodeA, nodeB, distance)` for a pair
+  // the test separates, `visited(nodeA, nodeB)` and `visit` of its primitive pairs for a pair of
+  // leaves it keeps; otherwise the larger node (a's on ties) is split, so both sides shrink at the
+  // same pace.
+  template <class Visit, class LeftOut, class Visited>
+  static void descend(const KdopTree& a, const KdopTree& b, const TandemTest& test, int startA, int startB,
+                      Visit& visit, LeftOut&& leftOut, Visited&& visited) {
     NodeStack<std::pair<int, int>> stack;
-    stack.push({0, 0});
+    stack.push({startA, startB});
     while (!stack.empty()) {
       const auto [indexA, indexB] = stack.pop();
       const Node& nodeA = a.nodes_[indexA];
       const Node& nodeB = b.nodes_[indexB];
-      if (!close(nodeA, nodeB)) continue;
+      double distance;
+      if (test.separated(nodeA, nodeB, distance)) {
+        leftOut(indexA, indexB, distance);
+        continue;
+      }
       if (nodeA.isLeaf() && nodeB.isLeaf()) {
+        visited(indexA, indexB);
         for (int primitiveA : a.leafPrimitives(nodeA))
           for (int primitiveB : b.leafPrimitives(nodeB)) visit(primitiveA, primitiveB);
         continue;
       }
-      // Split the larger node (a's on ties), so both sides shrink at the same pace.
       const bool splitA = nodeB.isLeaf() || (!nodeA.isLeaf() && nodeA.bounds.boxHalfExtents().squaredNorm() >=
                                                                      nodeB.bounds.boxHalfExtents().squaredNorm());
       if (splitA) {
@@ -145,15 +202,6 @@ class KdopTree {
       }
     }
   }
-
- private:
-  struct Node {
-    Kdop bounds;
-    int firstChild = -1;  // the children are firstChild and firstChild + 1; -1 for a leaf
-    int firstPrimitive = 0;  // leaves: their primitives are order_[firstPrimitive, + primitiveCount)
-    int primitiveCount = 0;
-    bool isLeaf() const { return firstChild < 0; }
-  };
   std::span<const int> leafPrimitives(const Node& leaf) const {
     return std::span(order_).subspan(leaf.firstPrimitive, leaf.primitiveCount);
   }

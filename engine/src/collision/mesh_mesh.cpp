@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "collision/mesh_contacts.h"
+#include "collision/mesh_pair_fronts.h"
 #include "collision/pair_functions.h"
 
 namespace contactlab {
@@ -16,12 +17,15 @@ namespace {
 // comes within the margin of one of those tetrahedra's kDOPs: leaves of 4 report 16 pairs of which
 // few touch, and a vertex near none of other's tetrahedra is neither inside other nor within the
 // margin of its surface (the surface triangles are faces of the tetrahedra), so the nearest-point
-// search that dominates the pair's cost would find nothing for it.
-// Returns 0 when some vertex became a candidate, else a lower bound of the distance from mesh's
-// surface vertices to other's solid: the smallest bound of the node pairs and the vertex /
-// tetrahedron pairs the search left out, which together cover every vertex / tetrahedron pair.
+// search that dominates the pair's cost would find nothing for it. Every candidate is then tested
+// exactly, so the contacts do not depend on how many more candidates a traversal proposes.
+// The traversal runs from the roots, or from `front` (MeshPairFronts). From the roots it returns 0
+// when some vertex became a candidate, else a lower bound of the distance from mesh's surface
+// vertices to other's solid: the smallest bound of the node pairs and the vertex / tetrahedron
+// pairs it left out, which together cover every vertex / tetrahedron pair. From a front it returns 0.
 double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, const MeshCollisionModel& other,
-                       const Pose& otherPose, bool meshIsFirst, ContactBuffer& buffer) {
+                         const Pose& otherPose, bool meshIsFirst, const MeshPairFronts* mode,
+                         std::vector<KdopTree::FrontEntry>* front, ContactBuffer& buffer) {
   thread_local std::vector<int> candidates;
   thread_local std::vector<std::uint8_t> isCandidate;
   const auto& vertices = mesh.geometry().surface.vertices;
@@ -33,32 +37,39 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   int lastVertex = -1;
   Vec3 inOther;
   double separation = std::numeric_limits<double>::infinity();
-  double nodeSeparation;
-  forEachOverlappingPair(
-      mesh.vertexTree(), other.tetrahedronTree(), relativePose(meshPose, otherPose), buffer.margin(),
-      [&](int vertex, int tetrahedron) {
-        if (isCandidate[vertex]) return;
-        // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
-        if (vertex != lastVertex) {
-          lastVertex = vertex;
-          inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
-        }
-        double bound;
-        if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
-          separation = std::min(separation, bound);
-          return;
-        }
-        isCandidate[vertex] = 1;
-        candidates.push_back(vertex);
-      },
-      nodeSeparation);
+  auto visit = [&](int vertex, int tetrahedron) {
+    if (isCandidate[vertex]) return;
+    // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
+    if (vertex != lastVertex) {
+      lastVertex = vertex;
+      inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
+    }
+    double bound;
+    if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
+      separation = std::min(separation, bound);
+      return;
+    }
+    isCandidate[vertex] = 1;
+    candidates.push_back(vertex);
+  };
+  const Pose otherInMesh = relativePose(meshPose, otherPose);
+  const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
+  double nodeSeparation = 0.0;
+  if (replay) {
+    forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, buffer.margin(), *front,
+                                    mode->reach, visit);
+  } else {
+    if (front) front->clear();
+    forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, buffer.margin(), visit,
+                           nodeSeparation, front, mode ? mode->recordBelow : 0.0);
+  }
   std::sort(candidates.begin(), candidates.end());
   for (int vertex : candidates) isCandidate[vertex] = 0;
   const std::uint32_t side = meshIsFirst ? 0u : kSecondShapeFeature;
   for (int vertex : candidates)
     addMeshBallContact(other, otherPose, !meshIsFirst, toWorld(meshPose, vertices[vertex]), 0.0,
                        side | static_cast<std::uint32_t>(vertex), buffer);
-  return candidates.empty() ? std::min(separation, nodeSeparation) : 0.0;
+  return candidates.empty() && !replay ? std::min(separation, nodeSeparation) : 0.0;
 }
 
 }  // namespace
@@ -69,8 +80,9 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
 // the other solid (ContactBuffer::separationBound), which lets the next steps skip the pair.
 void collideMeshMesh(const MeshCollisionModel& a, const Pose& poseA, const MeshCollisionModel& b, const Pose& poseB,
                      ContactBuffer& buffer) {
-  const double aFromB = addVerticesInMesh(a, poseA, b, poseB, true, buffer);
-  const double bFromA = addVerticesInMesh(b, poseB, a, poseA, false, buffer);
+  MeshPairFronts* fronts = buffer.meshPairFronts();
+  const double aFromB = addVerticesInMesh(a, poseA, b, poseB, true, fronts, fronts ? &fronts->verticesOfA : nullptr, buffer);
+  const double bFromA = addVerticesInMesh(b, poseB, a, poseA, false, fronts, fronts ? &fronts->verticesOfB : nullptr, buffer);
   buffer.setSeparationBound(std::min(aFromB, bFromA));
 }
 

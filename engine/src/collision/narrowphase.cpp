@@ -85,7 +85,7 @@ constexpr PairTable kPairTable = makePairTable();
 }  // namespace
 
 double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                     const MeshModelCache* meshes, ContactManifold& out) {
+                     const MeshModelCache* meshes, ContactManifold& out, MeshPairFronts* fronts) {
   const PairEntry& entry = kPairTable[static_cast<int>(kindOf(a))][static_cast<int>(kindOf(b))];
   if (!entry.collide) return 0.0;
   // Points closer than this are one contact; relative to the larger shape so it scales with the scene.
@@ -93,6 +93,7 @@ double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Po
   // One buffer per thread, kept from pair to pair so that mesh pairs stop allocating.
   thread_local ContactBuffer buffer;
   buffer.reset(margin, mergeDistance);
+  buffer.setMeshPairFronts(fronts);
   if (entry.swapped) entry.collide(b, poseB, a, poseA, meshes, buffer);
   else entry.collide(a, poseA, b, poseB, meshes, buffer);
   buffer.finalizeInto(out, entry.swapped, entry.clusters);
