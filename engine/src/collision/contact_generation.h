@@ -17,14 +17,23 @@ struct BodyContact {
 
 // Contact rule. Contacts are detected at the midpoint positions q^{t+1/2} (paper sec. 4.3) and
 // include points not yet touching: a pair is reported while its gap is below
-//   margin = kContactSkin + motion_A + motion_B,  motion = dt (|v| + |g| dt + |w| r_bound),
-// the distance each body can travel before the next midpoint. The solver then keeps the gap
+//   margin = kContactSkin + dt (|v_A - v_B| + |w_A| r_A + |w_B| r_B + |g| dt [one of A, B dynamic]),
+// (r the bounding radius, static bodies at rest) the distance by which the gap can close before
+// the next midpoint. The broadphase boxes grow by each body's own travel,
+// dt (|v| + |g| dt + |w| r), which covers it. The solver then keeps the gap
 // closing no faster than g/dt (see contact_assembly.cpp), so a body cannot pass through another
 // between two steps however fast it moves: a 0.25 m sphere dropped from 10 m stops on a 1 m
 // ground box at dt = 0.01 (tests/physics/tunnelling_test.cpp).
 inline constexpr double kContactSkin = 0.005;  // metres; keeps resting contacts alive for warm starts
 
 class ThreadPool;
+
+// A body's motion over a step, as the contact margin needs it (ContactGenerator::generate).
+struct BodyTravel {
+  Vec3 velocity;  // zero for a static body
+  double spin;    // dt |w| r_bound
+  bool dynamic;
+};
 
 class ContactGenerator {
  public:
@@ -53,23 +62,24 @@ class ContactGenerator {
   BroadphaseGrid grid_;
   std::vector<Pose> poses_;  // per body at q^{t+1/2}: the rotation matrix formed once per step
   std::vector<Aabb> boxes_;
-  std::vector<double> motion_;
+  std::vector<double> motion_;  // per body: how far it can travel before the next midpoint
+  std::vector<BodyTravel> travel_;
   std::vector<std::uint8_t> movable_;
   std::vector<BodyPair> pairs_;
   // What a pair of meshes learnt in its last search from the roots, with b's pose in a's frame and
   // the margin then. A pair that found no contact knows a lower bound of its shapes' separation
   // (collideShapes): while b has moved in a's frame by less than the bound minus the margin, it
-  // has no contacts and its narrowphase is skipped. A pair in contact knows where its traversals
-  // stopped (MeshPairFronts): while b has moved by at most kFrontReach, the search starts there.
-  // Either way the contacts are exactly those of a search from the roots, only cheaper: most
-  // broadphase pairs of a heap of jacks have overlapping boxes but arms that do not touch, and the
-  // touching ones rest (docs/meshes.md).
+  // has no contacts and its narrowphase is skipped. Every pair knows where its traversals stopped
+  // near the contact or near the margin (MeshPairFronts): while b has moved by at most
+  // kFrontReach, the search starts there. Either way the contacts are exactly those of a search
+  // from the roots, only cheaper: most broadphase pairs of a heap of jacks have overlapping boxes
+  // but arms that do not touch, and the touching ones rest (docs/meshes.md).
   struct PairMemory {
     BodyPair pair;
     Pose bInA;
     double margin = 0.0;
     double bound = 0.0;  // > 0: apart by at least this
-    bool hasFronts = false;
+    bool recorded = false;  // searched from the roots at bInA (false: a pair new to this step)
     MeshPairFronts fronts;
   };
   std::vector<PairMemory> memories_;          // per pair of pairs_, this step

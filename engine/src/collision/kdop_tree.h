@@ -3,9 +3,11 @@
 // tetrahedra), in the frame of the body that owns it. Bodies are rigid, so a tree is built once
 // per mesh and never refitted: queries from another body are transformed into this frame instead
 // (the PROX paper's sec. 6 narrow phase: kDOP BVHs, tested in tandem between two bodies).
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -100,9 +102,10 @@ class KdopTree {
     forEachOverlappingPair(a, b, bInA, margin, visit, unused);
   }
 
-  // A node pair where a tandem traversal stopped: left out (separation >= 0, a lower bound of the
-  // distance between the two nodes' contents) or a pair of leaves whose primitives it visited
-  // (separation < 0). The node pairs where a traversal stopped cover every primitive pair once.
+  // A node pair where a tandem traversal stopped: left out, or a pair of leaves whose primitives it
+  // visited; `separation` is a lower bound of the distance between the two nodes' contents (for a
+  // pair of leaves, the smallest of what `visit` returned for their primitive pairs, or -1 if it
+  // returns nothing). The node pairs where a traversal stopped cover every primitive pair once.
   struct FrontEntry {
     int nodeA, nodeB;
     double separation;
@@ -111,7 +114,10 @@ class KdopTree {
   // The same, also giving `separation`: the smallest lower bound of the distance between the
   // contents of a node pair the traversal left out (infinity if it left out none), so no unvisited
   // pair of primitives is closer than that. With `front`, also records where it stopped: every
-  // visited pair of leaves and every left-out pair whose separation is at most `recordBelow`.
+  // node pair, left out or visited, whose separation is at most `recordBelow`. A `visit` that
+  // returns a double gives a lower bound of the distance between its two primitives, or anything
+  // <= 0 for a pair it keeps; a pair of leaves all of whose primitive pairs are farther apart than
+  // `recordBelow` is then not recorded either.
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                      Visit&& visit, double& separation, std::vector<FrontEntry>* front = nullptr,
@@ -122,25 +128,27 @@ class KdopTree {
               separation = std::min(separation, distance);
               if (front && distance <= recordBelow) front->push_back({nodeA, nodeB, distance});
             },
-            [&](int nodeA, int nodeB) {
-              if (front) front->push_back({nodeA, nodeB, -1.0});
+            [&](int nodeA, int nodeB, double distance) {
+              if (front && distance <= recordBelow) front->push_back({nodeA, nodeB, distance});
             });
   }
 
   // The traversal again at a new pose bInA, from a front recorded by the one above at another pose:
   // the recorded node pairs whose separation then is at most `reach` are traversed anew from there,
   // the others are left out. When b has moved in a's frame by at most `moved` since, reach = margin
-  // + moved leaves out only pairs still farther apart than the margin, and the pairs recorded
-  // cover all the closer ones (recordBelow above the new reach); every primitive pair that the
-  // traversal from the roots would visit is then visited. A few more may be (below a recorded
-  // pair whose ancestors would now be left out), which a caller that tests its primitive pairs
-  // exactly does not see.
+  // + moved leaves out only pairs still farther apart than the margin (for a pair of leaves: whose
+  // primitive pairs all are, when `visit`'s bounds are of the same test it keeps pairs by), and
+  // the pairs recorded cover all the closer ones (recordBelow above the new reach); every
+  // primitive pair that the traversal from the roots would keep is then visited. A few more may be
+  // (below a recorded pair whose ancestors would now be left out), which a caller that tests its
+  // primitive pairs exactly does not see. What `visit` returns is not used here.
   template <class Visit>
   friend void forEachOverlappingPairFromFront(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                               const std::vector<FrontEntry>& front, double reach, Visit&& visit) {
     const TandemTest test(a, b, bInA, margin);
     for (const FrontEntry& entry : front)
-      if (entry.separation <= reach) descend(a, b, test, entry.nodeA, entry.nodeB, visit, [](int, int, double) {}, [](int, int) {});
+      if (entry.separation <= reach)
+        descend(a, b, test, entry.nodeA, entry.nodeB, visit, [](int, int, double) {}, [](int, int, double) {});
   }
 
  private:
@@ -168,9 +176,9 @@ class KdopTree {
   };
 
   // Depth first from the node pair (startA, startB): `leftOut(nodeA, nodeB, distance)` for a pair
-  // the test separates, `visited(nodeA, nodeB)` and `visit` of its primitive pairs for a pair of
-  // leaves it keeps; otherwise the larger node (a's on ties) is split, so both sides shrink at the
-  // same pace.
+  // the test separates; `visit` of its primitive pairs, then `visited(nodeA, nodeB, distance)`
+  // with the smallest bound `visit` returned (-1 if it returns none), for a pair of leaves it
+  // keeps; otherwise the larger node (a's on ties) is split, so both sides shrink at the same pace.
   template <class Visit, class LeftOut, class Visited>
   static void descend(const KdopTree& a, const KdopTree& b, const TandemTest& test, int startA, int startB,
                       Visit& visit, LeftOut&& leftOut, Visited&& visited) {
@@ -186,9 +194,15 @@ class KdopTree {
         continue;
       }
       if (nodeA.isLeaf() && nodeB.isLeaf()) {
-        visited(indexA, indexB);
+        double nearest = std::numeric_limits<double>::infinity();
         for (int primitiveA : a.leafPrimitives(nodeA))
-          for (int primitiveB : b.leafPrimitives(nodeB)) visit(primitiveA, primitiveB);
+          for (int primitiveB : b.leafPrimitives(nodeB)) {
+            if constexpr (std::is_same_v<std::invoke_result_t<Visit&, int, int>, double>)
+              nearest = std::min(nearest, visit(primitiveA, primitiveB));
+            else
+              visit(primitiveA, primitiveB), nearest = -1.0;
+          }
+        visited(indexA, indexB, nearest);
         continue;
       }
       const bool splitA = nodeB.isLeaf() || (!nodeA.isLeaf() && nodeA.bounds.boxHalfExtents().squaredNorm() >=

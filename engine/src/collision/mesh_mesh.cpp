@@ -34,11 +34,17 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   // touches, not the mesh's vertex count.
   if (isCandidate.size() < vertices.size()) isCandidate.resize(vertices.size(), 0);
   const Pose meshInOther = relativePose(otherPose, meshPose);
+  const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
+  const bool recording = front && !replay;
   int lastVertex = -1;
   Vec3 inOther;
   double separation = std::numeric_limits<double>::infinity();
-  auto visit = [&](int vertex, int tetrahedron) {
-    if (isCandidate[vertex]) return;
+  // Returns a lower bound of the vertex's distance to the tetrahedron's kDOP, or 0 if it comes
+  // within the margin: a recorded front keeps a pair of leaves only if one of its pairs is near
+  // enough to matter at the next steps, so while recording every pair is tested; otherwise the
+  // bound is not used and known candidates are skipped.
+  auto visit = [&](int vertex, int tetrahedron) -> double {
+    if (!recording && isCandidate[vertex]) return 0.0;
     // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
     if (vertex != lastVertex) {
       lastVertex = vertex;
@@ -47,13 +53,15 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
     double bound;
     if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
       separation = std::min(separation, bound);
-      return;
+      return bound;
     }
-    isCandidate[vertex] = 1;
-    candidates.push_back(vertex);
+    if (!isCandidate[vertex]) {
+      isCandidate[vertex] = 1;
+      candidates.push_back(vertex);
+    }
+    return 0.0;
   };
   const Pose otherInMesh = relativePose(meshPose, otherPose);
-  const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
   double nodeSeparation = 0.0;
   if (replay) {
     forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, buffer.margin(), *front,
