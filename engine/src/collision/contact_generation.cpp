@@ -102,17 +102,25 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
           ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
           continue;
         }
-        if (memory.recorded && moved + std::max(0.0, margin - memory.margin) <= kFrontReach) {
+        if (memory.hasFronts && moved + std::max(0.0, margin - memory.margin) <= kFrontReach) {
           ++mine.replayedPairs;
           memory.fronts.mode = MeshPairFronts::Mode::Replay;
           memory.fronts.reach = margin + moved + slack;
           collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold,
                         &memory.fronts);
         } else {
+          // A pair whose gap may close by more than kFrontReach in a step would move beyond its
+          // fronts' reach before it could use them (two jacks landing on each other): it keeps
+          // only its bound, and neither the time nor the memory to record them.
+          memory.hasFronts = margin - kContactSkin <= kFrontReach;
           memory.fronts.mode = MeshPairFronts::Mode::Record;
           memory.fronts.recordBelow = margin + 2.0 * kFrontReach;
+          if (!memory.hasFronts) {
+            memory.fronts.verticesOfA = {};
+            memory.fronts.verticesOfB = {};
+          }
           memory.bound = collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_,
-                                       mine.manifold, &memory.fronts);
+                                       mine.manifold, memory.hasFronts ? &memory.fronts : nullptr);
           memory.recorded = true;
           memory.pair = pair;
           memory.bInA = bInA;

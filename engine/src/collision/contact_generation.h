@@ -69,9 +69,9 @@ class ContactGenerator {
   // What a pair of meshes learnt in its last search from the roots, with b's pose in a's frame and
   // the margin then. A pair that found no contact knows a lower bound of its shapes' separation
   // (collideShapes): while b has moved in a's frame by less than the bound minus the margin, it
-  // has no contacts and its narrowphase is skipped. Every pair knows where its traversals stopped
-  // near the contact or near the margin (MeshPairFronts): while b has moved by at most
-  // kFrontReach, the search starts there. Either way the contacts are exactly those of a search
+  // has no contacts and its narrowphase is skipped. A pair that moves slowly enough also knows
+  // where its traversals stopped near the contact or near the margin (MeshPairFronts): while b
+  // has moved by at most kFrontReach, the search starts there. Either way the contacts are exactly those of a search
   // from the roots, only cheaper: most broadphase pairs of a heap of jacks have overlapping boxes
   // but arms that do not touch, and the touching ones rest (docs/meshes.md).
   struct PairMemory {
@@ -80,6 +80,7 @@ class ContactGenerator {
     double margin = 0.0;
     double bound = 0.0;  // > 0: apart by at least this
     bool recorded = false;  // searched from the roots at bInA (false: a pair new to this step)
+    bool hasFronts = false;  // and recorded its fronts then
     MeshPairFronts fronts;
   };
   std::vector<PairMemory> memories_;          // per pair of pairs_, this step
