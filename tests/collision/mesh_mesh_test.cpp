@@ -2,6 +2,7 @@
 
 #include <limits>
 #include <random>
+#include <utility>
 
 #include "collision/mesh_test_helpers.h"
 #include "collision/narrowphase.h"
@@ -64,20 +65,31 @@ TEST(MeshMesh, SwappedPairGivesFlippedNormals) {
   EXPECT_GT(compared, 50);
 }
 
-// The candidate culling loses nothing: the pair gives exactly the contacts of every surface vertex
-// of each mesh tested against the other (the definition of the method), on random touching poses.
-TEST(MeshMesh, SameContactsAsEveryVertexTested) {
+// A cross (a) and a sphere (b) at random poses: a turned about (1, 2, 0) at the origin, b turned
+// about (0, 1, 3) and moved up to `reach` along each axis.
+class MeshMeshCrossAndSphere : public ::testing::Test {
+ protected:
   const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
   const MeshCollisionModel b = modelOf(test::sphereMesh(0.15, 2));
-  std::mt19937 random(11);
-  std::uniform_real_distribution<double> offset(-0.3, 0.3);
+};
+
+std::pair<Pose, Pose> randomPoses(std::mt19937& random, double reach) {
+  std::uniform_real_distribution<double> offset(-reach, reach);
   std::uniform_real_distribution<double> angle(-3.0, 3.0);
+  const Pose first = poseOf(Vec3::Zero(), Quat(Eigen::AngleAxisd(angle(random), Vec3(1, 2, 0).normalized())));
+  const Pose second = poseOf(Vec3(offset(random), offset(random), offset(random)),
+                             Quat(Eigen::AngleAxisd(angle(random), Vec3(0, 1, 3).normalized())));
+  return {first, second};
+}
+
+// The candidate culling loses nothing: the pair gives exactly the contacts of every surface vertex
+// of each mesh tested against the other (the definition of the method), on random touching poses.
+TEST_F(MeshMeshCrossAndSphere, SameContactsAsEveryVertexTested) {
+  std::mt19937 random(11);
   const double margin = 0.02;
   int compared = 0;
   for (int trial = 0; trial < 40; ++trial) {
-    const Pose poseA = poseOf(Vec3::Zero(), Quat(Eigen::AngleAxisd(angle(random), Vec3(1, 2, 0).normalized())));
-    const Pose poseB = poseOf(Vec3(offset(random), offset(random), offset(random)),
-                              Quat(Eigen::AngleAxisd(angle(random), Vec3(0, 1, 3).normalized())));
+    const auto [poseA, poseB] = randomPoses(random, 0.3);
     ContactBuffer paired(margin, 1e-9), everyVertex(margin, 1e-9);
     collideMeshMesh(a, poseA, b, poseB, paired);
     const auto& verticesA = a.geometry().surface.vertices;
@@ -103,18 +115,12 @@ TEST(MeshMesh, SameContactsAsEveryVertexTested) {
 // A pair without contacts reports a lower bound of the distance from each mesh's surface vertices
 // to the other solid (what the contact generator skips pairs by): never above the distance found by
 // testing every vertex, and positive.
-TEST(MeshMesh, SeparationBoundIsBelowEveryVertexDistance) {
-  const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
-  const MeshCollisionModel b = modelOf(test::sphereMesh(0.15, 2));
+TEST_F(MeshMeshCrossAndSphere, SeparationBoundIsBelowEveryVertexDistance) {
   std::mt19937 random(5);
-  std::uniform_real_distribution<double> offset(-0.5, 0.5);
-  std::uniform_real_distribution<double> angle(-3.0, 3.0);
   const double margin = 0.01;
   int bounded = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const Pose poseA = poseOf(Vec3::Zero(), Quat(Eigen::AngleAxisd(angle(random), Vec3(1, 2, 0).normalized())));
-    const Pose poseB = poseOf(Vec3(offset(random), offset(random), offset(random)),
-                              Quat(Eigen::AngleAxisd(angle(random), Vec3(0, 1, 3).normalized())));
+    const auto [poseA, poseB] = randomPoses(random, 0.5);
     ContactBuffer buffer(margin, 1e-9);
     collideMeshMesh(a, poseA, b, poseB, buffer);
     if (buffer.size() > 0 || buffer.separationBound() == 0.0) continue;
