@@ -79,10 +79,10 @@ TEST(Kdop, DistanceBoundIsTheFarthestSlab) {
   const auto axes = kdopAxes(14);
   const Kdop unitCube = kdopOfPoints(axes, std::vector<Vec3>{{0, 0, 0}, {1, 1, 1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
                                                               {1, 1, 0}, {1, 0, 1}, {0, 1, 1}});
-  EXPECT_DOUBLE_EQ(unitCube.distanceBound(axes, Vec3(0.5, 0.5, 0.5)), 0.0);
-  EXPECT_DOUBLE_EQ(unitCube.distanceBound(axes, Vec3(3, 0.5, 0.5)), 2.0);
+  EXPECT_DOUBLE_EQ(unitCube.distanceBound(projectOnAxes(axes, Vec3(0.5, 0.5, 0.5))), 0.0);
+  EXPECT_DOUBLE_EQ(unitCube.distanceBound(projectOnAxes(axes, Vec3(3, 0.5, 0.5))), 2.0);
   // Beyond the corner (1, 1, 1) along the diagonal: the diagonal slab gives the exact distance.
-  EXPECT_NEAR(unitCube.distanceBound(axes, Vec3(2, 2, 2)), std::sqrt(3.0), 1e-12);
+  EXPECT_NEAR(unitCube.distanceBound(projectOnAxes(axes, Vec3(2, 2, 2))), std::sqrt(3.0), 1e-12);
 }
 
 }  // namespace

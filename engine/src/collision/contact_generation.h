@@ -71,9 +71,10 @@ class ContactGenerator {
   // (collideShapes): while b has moved in a's frame by less than the bound minus the margin, it
   // has no contacts and its narrowphase is skipped. A pair that moves slowly enough also knows
   // where its traversals stopped near the contact or near the margin (MeshPairFronts): while b
-  // has moved by at most kFrontReach, the search starts there. Either way the contacts are exactly those of a search
-  // from the roots, only cheaper: most broadphase pairs of a heap of jacks have overlapping boxes
-  // but arms that do not touch, and the touching ones rest (docs/meshes.md).
+  // has moved by at most kFrontReach, the search starts there. Either way the contacts are
+  // exactly those of a search from the roots, only cheaper: most broadphase pairs of a heap of
+  // jacks have overlapping boxes but arms that do not touch, and the touching ones rest
+  // (docs/meshes.md).
   struct PairMemory {
     BodyPair pair;
     Pose bInA;

@@ -71,13 +71,17 @@ bool Kdop::overlaps(const Kdop& other, int axisCount) const {
   return true;
 }
 
-double Kdop::distanceBound(std::span<const Vec3> axes, const Vec3& point) const {
+double Kdop::distanceBound(const AxisProjections& point) const {
   double bound = 0.0;
-  for (size_t i = 0; i < axes.size(); ++i) {
-    const double projection = axes[i].dot(point);
-    bound = std::max({bound, lower[i] - projection, projection - upper[i]});
-  }
+  for (int i = 0; i < point.count; ++i) bound = std::max({bound, lower[i] - point.along[i], point.along[i] - upper[i]});
   return bound;
+}
+
+AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point) {
+  AxisProjections projections;
+  projections.count = static_cast<int>(axes.size());
+  for (int i = 0; i < projections.count; ++i) projections.along[i] = axes[i].dot(point);
+  return projections;
 }
 
 Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {

@@ -18,6 +18,14 @@ std::span<const Vec3> kdopAxes(int k);
 // Whether k names a kDOP this module builds (14, 18 or 26).
 bool isSupportedKdop(int k);
 
+// A point's projections on the axes of a kDOP: formed once, for a query that tests one point
+// against many kDOPs (a tree's nodes).
+struct AxisProjections {
+  std::array<double, kMaxKdopAxes> along;
+  int count = 0;
+};
+AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point);
+
 // Slab i is [lower[i], upper[i]] along axis i; only the first axes.size() entries are used.
 struct Kdop {
   std::array<double, kMaxKdopAxes> lower;
@@ -32,14 +40,16 @@ struct Kdop {
   Vec3 boxHalfExtents() const { return 0.5 * Vec3(upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]); }
   // A lower bound of the distance from a point to the kDOP (0 inside): the largest distance to
   // one of its slabs (the axes are unit).
-  double distanceBound(std::span<const Vec3> axes, const Vec3& point) const;
-  // distanceBound(axes, point) <= distance, stopping at the first slab farther than that.
-  bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance) const {
-    double bound;
-    return mayBeWithin(axes, point, distance, bound);
+  double distanceBound(const AxisProjections& point) const;
+  // distanceBound(point) <= distance, stopping at the first slab farther than that.
+  bool mayBeWithin(const AxisProjections& point, double distance) const {
+    for (int i = 0; i < point.count; ++i)
+      if (std::max(lower[i] - point.along[i], point.along[i] - upper[i]) > distance) return false;
+    return true;
   }
-  // The same; when false, `bound` is the distance to the first slab found farther than `distance`
-  // (a lower bound of the distance from the point to the kDOP).
+  // The same for a point tested against one kDOP, projected only as far as the first slab farther
+  // than `distance`; when false, `bound` is the distance to that slab (a lower bound of the
+  // distance from the point to the kDOP).
   bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound) const {
     for (size_t i = 0; i < axes.size(); ++i) {
       const double projection = axes[i].dot(point);

@@ -26,6 +26,9 @@ void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop>
     centres.add(axes_.first(3), primitiveBounds[p].boxCentre());
   }
   nodes_[index].bounds = bounds;
+  nodes_[index].boxCentre = bounds.boxCentre();
+  nodes_[index].boxHalfExtents = bounds.boxHalfExtents();
+  nodes_[index].squaredSize = nodes_[index].boxHalfExtents.squaredNorm();
   if (primitives.size() <= static_cast<size_t>(kLeafSize)) {
     nodes_[index].firstPrimitive = static_cast<int>(primitives.data() - order_.data());
     nodes_[index].primitiveCount = static_cast<int>(primitives.size());

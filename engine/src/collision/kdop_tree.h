@@ -44,7 +44,8 @@ class KdopTree {
   // Every primitive of the leaves whose kDOP comes within `radius` of `point` (tree frame).
   template <class Visit>
   void forEachNear(const Vec3& point, double radius, Visit&& visit) const {
-    traverse([&](const Kdop& node) { return node.mayBeWithin(axes_, point, radius); }, visit);
+    const AxisProjections projections = projectOnAxes(axes_, point);
+    traverse([&](const Kdop& node) { return node.mayBeWithin(projections, radius); }, visit);
   }
 
   // Every primitive of the leaves whose kDOP reaches into the half-space {x : normal . x <= offset} (tree frame,
@@ -69,13 +70,14 @@ class KdopTree {
   // traversal order makes deterministic.
   template <class Distance>
   Nearest nearest(const Vec3& point, double maxDistance, Distance&& distanceTo) const {
+    const AxisProjections projections = projectOnAxes(axes_, point);
     Nearest best;
     best.distance = maxDistance;
     NodeStack<int> stack;
     stack.push(0);
     while (!stack.empty()) {
       const Node& node = nodes_[stack.pop()];
-      if (node.bounds.distanceBound(axes_, point) > best.distance) continue;
+      if (node.bounds.distanceBound(projections) > best.distance) continue;
       if (node.isLeaf()) {
         for (int primitive : leafPrimitives(node)) {
           const double d = distanceTo(primitive);
@@ -83,8 +85,8 @@ class KdopTree {
         }
         continue;
       }
-      const double left = nodes_[node.firstChild].bounds.distanceBound(axes_, point);
-      const double right = nodes_[node.firstChild + 1].bounds.distanceBound(axes_, point);
+      const double left = nodes_[node.firstChild].bounds.distanceBound(projections);
+      const double right = nodes_[node.firstChild + 1].bounds.distanceBound(projections);
       // Pushed last, popped first: the nearer child.
       stack.push(left <= right ? node.firstChild + 1 : node.firstChild);
       stack.push(left <= right ? node.firstChild : node.firstChild + 1);
@@ -123,7 +125,7 @@ class KdopTree {
                                      Visit&& visit, double& separation, std::vector<FrontEntry>* front = nullptr,
                                      double recordBelow = 0.0) {
     separation = std::numeric_limits<double>::infinity();
-    descend(a, b, TandemTest(a, b, bInA, margin), 0, 0, visit,
+    descend(a, b, TandemTest(b, bInA, margin), 0, 0, visit,
             [&](int nodeA, int nodeB, double distance) {
               separation = std::min(separation, distance);
               if (front && distance <= recordBelow) front->push_back({nodeA, nodeB, distance});
@@ -145,7 +147,7 @@ class KdopTree {
   template <class Visit>
   friend void forEachOverlappingPairFromFront(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                               const std::vector<FrontEntry>& front, double reach, Visit&& visit) {
-    const TandemTest test(a, b, bInA, margin);
+    const TandemTest test(b, bInA, margin);
     for (const FrontEntry& entry : front)
       if (entry.separation <= reach)
         descend(a, b, test, entry.nodeA, entry.nodeB, visit, [](int, int, double) {}, [](int, int, double) {});
@@ -154,24 +156,30 @@ class KdopTree {
  private:
   struct Node {
     Kdop bounds;
+    // The kDOP's bounding box (its first three slabs) and its squared half diagonal, formed once:
+    // every tandem test of the node needs them.
+    Vec3 boxCentre;
+    Vec3 boxHalfExtents;
+    double squaredSize = 0.0;
     int firstChild = -1;  // the children are firstChild and firstChild + 1; -1 for a leaf
     int firstPrimitive = 0;  // leaves: their primitives are order_[firstPrimitive, + primitiveCount)
     int primitiveCount = 0;
     bool isLeaf() const { return firstChild < 0; }
   };
 
-  // The tandem traversal's node test. Neither tree is refitted: a node pair is kept when b's node
-  // box, moved into a's frame and projected on a's axes, overlaps a's node kDOP and, the other way
-  // round, a's node box projected on b's axes overlaps b's node kDOP (each a necessary condition
-  // for the bounded sets to come within the margin).
+  // The tandem traversal's node test. Neither tree is refitted: a node pair is kept when a's node
+  // box, moved into b's frame and projected on b's axes, overlaps b's node kDOP (a necessary
+  // condition for the bounded sets to come within the margin). One direction only: the same test
+  // the other way round as well (b's box against a's kDOP) cost 6 % more instructions on landing
+  // jacks (vertex tree against tetrahedron tree) than it saved in node pairs, and a's boxes, round
+  // a's tight vertex nodes, against b's kDOPs, round its fat tetrahedra, reject more than the
+  // reverse alone: 11 % fewer instructions than both (docs/meshes.md).
   struct TandemTest {
-    OrientedBoxTest bBoxInA, aBoxInB;
-    TandemTest(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin)
-        : bBoxInA(a.axes_, bInA, margin),
-          aBoxInB(b.axes_, Pose{-(bInA.rotation.transpose() * bInA.position), bInA.rotation.transpose()}, margin) {}
+    OrientedBoxTest aBoxInB;
+    TandemTest(const KdopTree& b, const Pose& bInA, double margin)
+        : aBoxInB(b.axes_, Pose{-(bInA.rotation.transpose() * bInA.position), bInA.rotation.transpose()}, margin) {}
     bool separated(const Node& nodeA, const Node& nodeB, double& distance) const {
-      return bBoxInA.separated(nodeA.bounds, nodeB.bounds.boxCentre(), nodeB.bounds.boxHalfExtents(), distance) ||
-             aBoxInB.separated(nodeB.bounds, nodeA.bounds.boxCentre(), nodeA.bounds.boxHalfExtents(), distance);
+      return aBoxInB.separated(nodeB.bounds, nodeA.boxCentre, nodeA.boxHalfExtents, distance);
     }
   };
 
@@ -205,8 +213,7 @@ class KdopTree {
         visited(indexA, indexB, nearest);
         continue;
       }
-      const bool splitA = nodeB.isLeaf() || (!nodeA.isLeaf() && nodeA.bounds.boxHalfExtents().squaredNorm() >=
-                                                                     nodeB.bounds.boxHalfExtents().squaredNorm());
+      const bool splitA = nodeB.isLeaf() || (!nodeA.isLeaf() && nodeA.squaredSize >= nodeB.squaredSize);
       if (splitA) {
         stack.push({nodeA.firstChild + 1, indexB});
         stack.push({nodeA.firstChild, indexB});

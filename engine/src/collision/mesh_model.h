@@ -24,12 +24,9 @@ class MeshCollisionModel {
   const KdopTree& tetrahedronTree() const { return tetrahedronTree_; }
 
   // False when the body-frame point is certainly farther than `distance` from tetrahedron t (its
-  // kDOP is): a per-primitive test after a tree query that reports whole leaves. The slack covers
-  // rounding, so a point on the tetrahedron's boundary is never rejected.
-  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance) const {
-    return tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_);
-  }
-  // The same; when false, `bound` is a lower bound of the point's distance to tetrahedron t.
+  // kDOP is), and then `bound` is a lower bound of the point's distance to the tetrahedron: a
+  // per-primitive test after a tree query that reports whole leaves. The slack covers rounding,
+  // so a point on the tetrahedron's boundary is never rejected.
   bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound) const {
     if (tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
     bound -= roundingSlack_;
