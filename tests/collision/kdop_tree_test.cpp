@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <random>
 #include <set>
@@ -204,6 +205,49 @@ TEST_P(KdopTreeQueries, TreeHoldsEveryPrimitiveOnce) {
   std::set<int> seen;
   model.triangleTree().forEachNear(Vec3::Zero(), 1.0, [&](int t) { EXPECT_TRUE(seen.insert(t).second); });
   EXPECT_EQ(seen.size(), sphere->surface.triangles.size());
+}
+
+// Equal distances: the lowest triangle index wins, whatever the tree's shape. From the centre of
+// a cube every face is equally near, so twelve triangles tie.
+TEST_P(KdopTreeQueries, NearestBreaksTiesByLowestIndex) {
+  const auto cube = test::boxMesh(Vec3(0.5, 0.5, 0.5), 2);
+  const MeshCollisionModel model(cube, GetParam());
+  const auto& vertices = cube->surface.vertices;
+  const auto& triangles = cube->surface.triangles;
+  const Vec3 centre = Vec3::Zero();
+  auto distanceTo = [&](int t) {
+    const auto& [x, y, z] = triangles[t];
+    return (closestPointOnTriangle(centre, vertices[x], vertices[y], vertices[z]).point - centre).norm();
+  };
+  double nearest = 1e300;
+  for (size_t t = 0; t < triangles.size(); ++t) nearest = std::min(nearest, distanceTo(static_cast<int>(t)));
+  std::vector<int> tied;
+  for (size_t t = 0; t < triangles.size(); ++t)
+    if (distanceTo(static_cast<int>(t)) == nearest) tied.push_back(static_cast<int>(t));
+  ASSERT_GT(tied.size(), 1u);
+  const KdopTree::Nearest found = model.triangleTree().nearest(centre, 1e300, distanceTo);
+  EXPECT_EQ(found.primitive, tied.front());
+  EXPECT_EQ(found.distance, nearest);
+}
+
+// The surface area heuristic would peel the farthest point off a geometric series one level at a
+// time; the depth cap holds it to kMaxDepth, and coincident points split evenly.
+TEST(KdopTree, DepthStaysBoundedOnDegenerateInput) {
+  const auto axes = kdopAxes(14);
+  std::vector<Kdop> series, coincident;
+  for (int i = 0; i < 400; ++i) {
+    const Vec3 point = Vec3::Constant(std::pow(1.5, i));
+    series.push_back(kdopOfPoints(axes, std::span(&point, 1)));
+    const Vec3 origin = Vec3::Zero();
+    coincident.push_back(kdopOfPoints(axes, std::span(&origin, 1)));
+  }
+  const KdopTree seriesTree(14, series);
+  EXPECT_LE(seriesTree.depth(), KdopTree::kMaxDepth);
+  EXPECT_GT(seriesTree.depth(), 9);  // not the median tree: the heuristic did peel points off
+  std::set<int> seen;
+  seriesTree.forEachNear(Vec3::Zero(), 1e300, [&](int p) { EXPECT_TRUE(seen.insert(p).second); });
+  EXPECT_EQ(seen.size(), series.size());
+  EXPECT_EQ(KdopTree(14, coincident).depth(), 7);  // ceil(log2(400 / 4))
 }
 
 INSTANTIATE_TEST_SUITE_P(EachK, KdopTreeQueries, ::testing::Values(14, 18, 26));

@@ -1,6 +1,7 @@
 #include "collision/kdop_tree.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
@@ -12,43 +13,91 @@ KdopTree::KdopTree(int k, std::span<const Kdop> primitiveBounds) : k_(k), axes_(
   order_.resize(primitiveBounds.size());
   std::iota(order_.begin(), order_.end(), 0);
   nodes_.emplace_back();
-  build(0, order_, primitiveBounds);
+  build(0, order_, primitiveBounds, 0);
 }
 
 // Fills node `index` with `primitives` (a range of order_, which the splits reorder in place), then
 // its subtree: both children are appended side by side before either is filled.
-void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop> primitiveBounds) {
+void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth) {
   const int axisCount = static_cast<int>(axes_.size());
   Kdop bounds = Kdop::empty();
-  Kdop centres = Kdop::empty();
-  for (int p : primitives) {
-    bounds.merge(primitiveBounds[p], axisCount);
-    centres.add(axes_.first(3), primitiveBounds[p].boxCentre());
-  }
+  for (int p : primitives) bounds.merge(primitiveBounds[p], axisCount);
   nodes_[index].bounds = bounds;
   nodes_[index].boxCentre = bounds.boxCentre();
   nodes_[index].boxHalfExtents = bounds.boxHalfExtents();
   nodes_[index].squaredSize = nodes_[index].boxHalfExtents.squaredNorm();
   if (primitives.size() <= static_cast<size_t>(kLeafSize)) {
+    depth_ = std::max(depth_, depth);
     nodes_[index].firstPrimitive = static_cast<int>(primitives.data() - order_.data());
     nodes_[index].primitiveCount = static_cast<int>(primitives.size());
     return;
   }
 
-  int axis = 0;
-  centres.boxHalfExtents().maxCoeff(&axis);
-  auto before = [&](int l, int r) {
-    return std::tuple(primitiveBounds[l].boxCentre()[axis], l) < std::tuple(primitiveBounds[r].boxCentre()[axis], r);
-  };
-  const size_t half = primitives.size() / 2;
-  std::nth_element(primitives.begin(), primitives.begin() + half, primitives.end(), before);
+  const size_t half = chooseSplit(primitives, primitiveBounds, depth);
 
   const int firstChild = static_cast<int>(nodes_.size());
   nodes_[index].firstChild = firstChild;
   nodes_.emplace_back();
   nodes_.emplace_back();
-  build(firstChild, primitives.first(half), primitiveBounds);
-  build(firstChild + 1, primitives.subspan(half), primitiveBounds);
+  build(firstChild, primitives.first(half), primitiveBounds, depth + 1);
+  build(firstChild + 1, primitives.subspan(half), primitiveBounds, depth + 1);
+}
+
+namespace {
+
+double boxSurfaceArea(const Vec3& lower, const Vec3& upper) {
+  const Vec3 size = (upper - lower).cwiseMax(0.0);
+  return 2.0 * (size.x() * size.y() + size.y() * size.z() + size.z() * size.x());
+}
+
+}  // namespace
+
+// Surface area heuristic (Goldsmith and Salmon 1987; MacDonald and Booth 1990): along each box
+// axis, primitives sorted by box centre (ties by index), the split that minimises
+// area(left) n_left + area(right) n_right, areas of the children's bounding boxes. A randomly
+// placed box meets a node with a probability that grows with the node's surface, so this is the
+// expected number of primitive tests below the node. Median splits cut a jack's cross into halves
+// that still span two arms each. Both children hold at most kLeafSize 2^(kMaxDepth - depth - 1)
+// primitives, so median splits could still finish below them within kMaxDepth levels.
+size_t KdopTree::chooseSplit(std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth) const {
+  const size_t count = primitives.size();
+  const size_t largestChild = std::min(count - 1, static_cast<size_t>(kLeafSize) << (kMaxDepth - depth - 1));
+  const size_t smallestLeft = count - largestChild;
+  std::vector<int> sorted(primitives.begin(), primitives.end());
+  std::vector<double> suffixArea(count + 1, 0.0);
+  double bestCost = std::numeric_limits<double>::infinity();
+  int bestAxis = 0;
+  size_t bestLeft = count / 2;
+  auto imbalance = [&](size_t left) { return std::max(left, count - left) - std::min(left, count - left); };
+  for (int axis = 0; axis < 3; ++axis) {
+    std::sort(sorted.begin(), sorted.end(), [&](int l, int r) {
+      return std::tuple(primitiveBounds[l].boxCentre()[axis], l) < std::tuple(primitiveBounds[r].boxCentre()[axis], r);
+    });
+    Vec3 lower = Vec3::Constant(std::numeric_limits<double>::infinity());
+    Vec3 upper = -lower;
+    for (size_t i = count; i-- > 0;) {
+      const Kdop& box = primitiveBounds[sorted[i]];
+      lower = lower.cwiseMin(Vec3(box.lower[0], box.lower[1], box.lower[2]));
+      upper = upper.cwiseMax(Vec3(box.upper[0], box.upper[1], box.upper[2]));
+      suffixArea[i] = boxSurfaceArea(lower, upper);
+    }
+    lower = Vec3::Constant(std::numeric_limits<double>::infinity());
+    upper = -lower;
+    for (size_t left = 1; left < count; ++left) {
+      const Kdop& box = primitiveBounds[sorted[left - 1]];
+      lower = lower.cwiseMin(Vec3(box.lower[0], box.lower[1], box.lower[2]));
+      upper = upper.cwiseMax(Vec3(box.upper[0], box.upper[1], box.upper[2]));
+      if (left < smallestLeft || left > largestChild) continue;
+      const double cost = boxSurfaceArea(lower, upper) * left + suffixArea[left] * (count - left);
+      // Equal costs (flat or coincident primitives): the more even split.
+      const bool evener = cost == bestCost && imbalance(left) < imbalance(bestLeft);
+      if (cost < bestCost || evener) bestCost = cost, bestAxis = axis, bestLeft = left;
+    }
+  }
+  std::sort(primitives.begin(), primitives.end(), [&](int l, int r) {
+    return std::tuple(primitiveBounds[l].boxCentre()[bestAxis], l) < std::tuple(primitiveBounds[r].boxCentre()[bestAxis], r);
+  });
+  return bestLeft;
 }
 
 }  // namespace contactlab

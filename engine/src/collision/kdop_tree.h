@@ -18,10 +18,11 @@ namespace contactlab {
 
 class KdopTree {
  public:
-  // Top-down: each node splits its primitives at the median of their box centres along the
-  // longest axis of the centres' bounding box (ties broken by primitive index, so the tree depends
-  // on nothing but its input), down to leaves of at most kLeafSize primitives. `primitiveBounds` are the primitives'
-  // kDOPs over kdopAxes(k); throws std::invalid_argument if there are none or k is unsupported.
+  // Top-down: each node splits its primitives, ordered by box centre along one of x, y, z, where
+  // the surface area heuristic says (chooseSplit; ties broken by primitive index, so the tree
+  // depends on nothing but its input), down to leaves of at most kLeafSize primitives, at most
+  // kMaxDepth levels below the root. `primitiveBounds` are the primitives' kDOPs over kdopAxes(k);
+  // throws std::invalid_argument if there are none or k is unsupported.
   KdopTree(int k, std::span<const Kdop> primitiveBounds);
 
   int k() const { return k_; }
@@ -33,6 +34,10 @@ class KdopTree {
   // 1; docs/meshes.md). Queries report every primitive of a leaf they reach, so callers test the
   // primitives exactly.
   static constexpr int kLeafSize = 4;
+  // No leaf lies deeper below the root than this, whatever the input (chooseSplit).
+  static constexpr int kMaxDepth = 31;
+  // Levels below the root of the deepest leaf.
+  int depth() const { return depth_; }
 
   // Every primitive of the leaves whose kDOP overlaps `query` (a kDOP over axes(), in the tree's frame).
   template <class Visit>
@@ -66,8 +71,9 @@ class KdopTree {
   };
   // The primitive nearest to `point` no farther than `maxDistance`, by `distanceTo(primitive)`,
   // which must not be below the distance from the point to the primitive. Branch and bound,
-  // nearer child first; on equal distances the first primitive found wins, which the fixed
-  // traversal order makes deterministic.
+  // nearer child first; on equal distances the lowest primitive index wins (nodes whose bound
+  // equals the best distance are still searched), so the answer depends on the primitives only,
+  // not on the tree's shape or traversal order.
   template <class Distance>
   Nearest nearest(const Vec3& point, double maxDistance, Distance&& distanceTo) const {
     const AxisProjections projections = projectOnAxes(axes_, point);
@@ -81,7 +87,8 @@ class KdopTree {
       if (node.isLeaf()) {
         for (int primitive : leafPrimitives(node)) {
           const double d = distanceTo(primitive);
-          if (d < best.distance || (best.primitive < 0 && d <= best.distance)) best = {primitive, d};
+          const bool tie = d == best.distance && (best.primitive < 0 || primitive < best.primitive);
+          if (d < best.distance || tie) best = {primitive, d};
         }
         continue;
       }
@@ -227,7 +234,9 @@ class KdopTree {
     return std::span(order_).subspan(leaf.firstPrimitive, leaf.primitiveCount);
   }
 
-  void build(int index, std::span<int> primitives, std::span<const Kdop> primitiveBounds);
+  void build(int index, std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth);
+  // Orders `primitives` (a node's, at `depth`) for the split and returns the left child's count.
+  size_t chooseSplit(std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth) const;
 
   // Depth-first, left child first; visits the primitives of every leaf reached.
   template <class NodeTest, class Visit>
@@ -247,9 +256,8 @@ class KdopTree {
   }
 
   // A depth-first traversal that pushes two children and pops one holds at most depth + 1 nodes
-  // (depth of a and of b plus one for a tandem traversal); median splits keep the depth at
-  // ceil(log2 primitives) <= 31, so a fixed array serves every tree without allocating, and
-  // queries may nest.
+  // (depth of a and of b plus one for a tandem traversal); no tree is deeper than kMaxDepth, so a
+  // fixed array serves every tree without allocating, and queries may nest.
   template <class Entry>
   class NodeStack {
    public:
@@ -264,6 +272,7 @@ class KdopTree {
 
   int k_;
   std::span<const Vec3> axes_;
+  int depth_ = 0;
   std::vector<Node> nodes_;  // the root first
   std::vector<int> order_;   // primitive indices, each leaf's contiguous
 };
