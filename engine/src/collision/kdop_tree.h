@@ -43,14 +43,22 @@ class KdopTree {
   template <class Visit>
   void forEachOverlapping(const Kdop& query, Visit&& visit) const {
     const int axisCount = static_cast<int>(axes_.size());
-    traverse([&](const Kdop& node) { return node.overlaps(query, axisCount); }, visit);
+    traverse([&](const Node& node) { return node.bounds.overlaps(query, axisCount); }, visit);
+  }
+
+  // Every primitive of the leaves whose node box, placed in another frame by `test`, overlaps
+  // `slabs` there (over the test's axes): e.g. a box's own three slabs, which bound it exactly in
+  // its frame where its kDOP in the tree's frame, turned, can be far larger.
+  template <class Visit>
+  void forEachBoxOverlapping(const OrientedBoxTest& test, const Kdop& slabs, Visit&& visit) const {
+    traverse([&](const Node& node) { return test.overlaps(slabs, node.boxCentre, node.boxHalfExtents); }, visit);
   }
 
   // Every primitive of the leaves whose kDOP comes within `radius` of `point` (tree frame).
   template <class Visit>
   void forEachNear(const Vec3& point, double radius, Visit&& visit) const {
     const AxisProjections projections = projectOnAxes(axes_, point);
-    traverse([&](const Kdop& node) { return node.mayBeWithin(projections, radius); }, visit);
+    traverse([&](const Node& node) { return node.bounds.mayBeWithin(projections, radius); }, visit);
   }
 
   // Every primitive of the leaves whose kDOP reaches into the half-space {x : normal . x <= offset} (tree frame,
@@ -59,8 +67,8 @@ class KdopTree {
   template <class Visit>
   void forEachBelowPlane(const Vec3& normal, double offset, Visit&& visit) const {
     traverse(
-        [&](const Kdop& node) {
-          return normal.dot(node.boxCentre()) - normal.cwiseAbs().dot(node.boxHalfExtents()) <= offset;
+        [&](const Node& node) {
+          return normal.dot(node.boxCentre) - normal.cwiseAbs().dot(node.boxHalfExtents) <= offset;
         },
         visit);
   }
@@ -245,7 +253,7 @@ class KdopTree {
     stack.push(0);
     while (!stack.empty()) {
       const Node& node = nodes_[stack.pop()];
-      if (!keep(node.bounds)) continue;
+      if (!keep(node)) continue;
       if (node.isLeaf()) {
         for (int primitive : leafPrimitives(node)) visit(primitive);
         continue;
