@@ -63,14 +63,6 @@ void Kdop::merge(const Kdop& other, int axisCount) {
   }
 }
 
-// Two convex sets are disjoint if a slab separates them; kDOPs over the same axes overlap exactly
-// when no slab does (the test is exact for the polytopes, conservative for what they bound).
-bool Kdop::overlaps(const Kdop& other, int axisCount) const {
-  for (int i = 0; i < axisCount; ++i)
-    if (lower[i] > other.upper[i] || other.lower[i] > upper[i]) return false;
-  return true;
-}
-
 double Kdop::distanceBound(const AxisProjections& point) const {
   double bound = 0.0;
   for (int i = 0; i < point.count; ++i) bound = std::max({bound, lower[i] - point.along[i], point.along[i] - upper[i]});
@@ -87,18 +79,6 @@ AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point) {
 Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {
   Kdop kdop = Kdop::empty();
   for (const Vec3& p : points) kdop.add(axes, p);
-  return kdop;
-}
-
-Kdop kdopOfOrientedBox(std::span<const Vec3> axes, const Vec3& centre, const Mat3& rotation, const Vec3& halfExtents,
-                       double margin) {
-  Kdop kdop;
-  for (size_t i = 0; i < axes.size(); ++i) {
-    const double middle = axes[i].dot(centre);
-    const double radius = (rotation.transpose() * axes[i]).cwiseAbs().dot(halfExtents) + margin;
-    kdop.lower[i] = middle - radius;
-    kdop.upper[i] = middle + radius;
-  }
   return kdop;
 }
 

@@ -35,7 +35,6 @@ struct Kdop {
   static Kdop empty();
   void add(std::span<const Vec3> axes, const Vec3& point);
   void merge(const Kdop& other, int axisCount);
-  bool overlaps(const Kdop& other, int axisCount) const;
   Vec3 boxCentre() const { return 0.5 * Vec3(lower[0] + upper[0], lower[1] + upper[1], lower[2] + upper[2]); }
   Vec3 boxHalfExtents() const { return 0.5 * Vec3(upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]); }
   // A lower bound of the distance from a point to the kDOP (0 inside): the largest distance to
@@ -61,12 +60,6 @@ struct Kdop {
 };
 
 Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
-
-// The kDOP (over `axes`) of the box with this centre, rotation (box axes as columns) and half
-// extents, grown by `margin` on every slab: exact slabs of the box, since the support of a box
-// along a unit axis a is a . centre +- sum_i |a . r_i| h_i.
-Kdop kdopOfOrientedBox(std::span<const Vec3> axes, const Vec3& centre, const Mat3& rotation, const Vec3& halfExtents,
-                       double margin);
 
 // Overlap tests of many boxes of another body (centre and half extents in that body's frame, as
 // the nodes of its tree give them) with kDOPs of this body. The pose's part of each projection

@@ -39,13 +39,6 @@ class KdopTree {
   // Levels below the root of the deepest leaf.
   int depth() const { return depth_; }
 
-  // Every primitive of the leaves whose kDOP overlaps `query` (a kDOP over axes(), in the tree's frame).
-  template <class Visit>
-  void forEachOverlapping(const Kdop& query, Visit&& visit) const {
-    const int axisCount = static_cast<int>(axes_.size());
-    traverse([&](const Node& node) { return node.bounds.overlaps(query, axisCount); }, visit);
-  }
-
   // Every primitive of the leaves whose node box, placed in another frame by `test`, overlaps
   // `slabs` there (over the test's axes): e.g. a box's own three slabs, which bound it exactly in
   // its frame where its kDOP in the tree's frame, turned, can be far larger.

@@ -27,4 +27,24 @@ inline Vec3 toWorld(const Pose& pose, const Vec3& body) { return pose.position +
 void addMeshBallContact(const MeshCollisionModel& mesh, const Pose& meshPose, bool meshIsFirst, const Vec3& centre,
                         double radius, std::uint32_t feature, ContactBuffer& buffer);
 
+// Every surface vertex of the mesh (its index) that may lie within `margin` of the box with this
+// pose and half extents, and a few more: the leaves of the vertex tree whose node boxes, turned
+// into the box's frame, overlap the box's own three slabs grown by the margin. A vertex within the
+// margin of the box lies within those slabs, so none is missed; callers test each exactly. The
+// box's kDOP turned into the mesh's frame instead (used until 25 Nov) grows with the turn: a jack
+// tilted on a 20 m floor slab proposed its whole top as well.
+template <class Visit>
+void forEachVertexNearBox(const MeshCollisionModel& mesh, const Pose& meshPose, const Pose& boxPose,
+                          const Vec3& halfExtents, double margin, Visit&& visit) {
+  const Pose meshInBox = relativePose(boxPose, meshPose);
+  const KdopTree& vertices = mesh.vertexTree();
+  Kdop boxSlabs = Kdop::empty();
+  for (int i = 0; i < 3; ++i) boxSlabs.lower[i] = -halfExtents[i], boxSlabs.upper[i] = halfExtents[i];
+  // Rounding of the turned node boxes, relative to the coordinates involved.
+  const double slack = 1e-9 * (1.0 + meshInBox.position.norm() + halfExtents.norm());
+  // A kDOP's first three axes are x, y and z: here the box's face normals.
+  vertices.forEachBoxOverlapping(OrientedBoxTest(vertices.axes().first(3), meshInBox, margin + slack), boxSlabs,
+                                 visit);
+}
+
 }  // namespace contactlab
