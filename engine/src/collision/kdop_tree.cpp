@@ -33,21 +33,37 @@ void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop>
     return;
   }
 
-  const size_t half = chooseSplit(primitives, primitiveBounds, depth);
+  const size_t leftCount = chooseSplit(primitives, primitiveBounds, depth);
 
   const int firstChild = static_cast<int>(nodes_.size());
   nodes_[index].firstChild = firstChild;
   nodes_.emplace_back();
   nodes_.emplace_back();
-  build(firstChild, primitives.first(half), primitiveBounds, depth + 1);
-  build(firstChild + 1, primitives.subspan(half), primitiveBounds, depth + 1);
+  build(firstChild, primitives.first(leftCount), primitiveBounds, depth + 1);
+  build(firstChild + 1, primitives.subspan(leftCount), primitiveBounds, depth + 1);
 }
 
 namespace {
 
-double boxSurfaceArea(const Vec3& lower, const Vec3& upper) {
-  const Vec3 size = (upper - lower).cwiseMax(0.0);
-  return 2.0 * (size.x() * size.y() + size.y() * size.z() + size.z() * size.x());
+// The bounding box of the primitive boxes added so far (a kDOP's first three slabs).
+struct GrowingBox {
+  Vec3 lower = Vec3::Constant(std::numeric_limits<double>::infinity());
+  Vec3 upper = Vec3::Constant(-std::numeric_limits<double>::infinity());
+  void add(const Kdop& kdop) {
+    lower = lower.cwiseMin(Vec3(kdop.lower[0], kdop.lower[1], kdop.lower[2]));
+    upper = upper.cwiseMax(Vec3(kdop.upper[0], kdop.upper[1], kdop.upper[2]));
+  }
+  double surfaceArea() const {
+    const Vec3 size = upper - lower;
+    return 2.0 * (size.x() * size.y() + size.y() * size.z() + size.z() * size.x());
+  }
+};
+
+// Primitives ordered by their box centres along one axis, ties by index.
+void sortAlong(int axis, std::span<int> primitives, std::span<const Kdop> primitiveBounds) {
+  std::sort(primitives.begin(), primitives.end(), [&](int l, int r) {
+    return std::tuple(primitiveBounds[l].boxCentre()[axis], l) < std::tuple(primitiveBounds[r].boxCentre()[axis], r);
+  });
 }
 
 }  // namespace
@@ -64,39 +80,29 @@ size_t KdopTree::chooseSplit(std::span<int> primitives, std::span<const Kdop> pr
   const size_t largestChild = std::min(count - 1, static_cast<size_t>(kLeafSize) << (kMaxDepth - depth - 1));
   const size_t smallestLeft = count - largestChild;
   std::vector<int> sorted(primitives.begin(), primitives.end());
-  std::vector<double> suffixArea(count + 1, 0.0);
+  std::vector<double> rightArea(count);  // rightArea[i]: of the boxes of sorted[i..count)
   double bestCost = std::numeric_limits<double>::infinity();
   int bestAxis = 0;
   size_t bestLeft = count / 2;
   auto imbalance = [&](size_t left) { return std::max(left, count - left) - std::min(left, count - left); };
   for (int axis = 0; axis < 3; ++axis) {
-    std::sort(sorted.begin(), sorted.end(), [&](int l, int r) {
-      return std::tuple(primitiveBounds[l].boxCentre()[axis], l) < std::tuple(primitiveBounds[r].boxCentre()[axis], r);
-    });
-    Vec3 lower = Vec3::Constant(std::numeric_limits<double>::infinity());
-    Vec3 upper = -lower;
+    sortAlong(axis, sorted, primitiveBounds);
+    GrowingBox right;
     for (size_t i = count; i-- > 0;) {
-      const Kdop& box = primitiveBounds[sorted[i]];
-      lower = lower.cwiseMin(Vec3(box.lower[0], box.lower[1], box.lower[2]));
-      upper = upper.cwiseMax(Vec3(box.upper[0], box.upper[1], box.upper[2]));
-      suffixArea[i] = boxSurfaceArea(lower, upper);
+      right.add(primitiveBounds[sorted[i]]);
+      rightArea[i] = right.surfaceArea();
     }
-    lower = Vec3::Constant(std::numeric_limits<double>::infinity());
-    upper = -lower;
-    for (size_t left = 1; left < count; ++left) {
-      const Kdop& box = primitiveBounds[sorted[left - 1]];
-      lower = lower.cwiseMin(Vec3(box.lower[0], box.lower[1], box.lower[2]));
-      upper = upper.cwiseMax(Vec3(box.upper[0], box.upper[1], box.upper[2]));
-      if (left < smallestLeft || left > largestChild) continue;
-      const double cost = boxSurfaceArea(lower, upper) * left + suffixArea[left] * (count - left);
+    GrowingBox left;
+    for (size_t leftCount = 1; leftCount < count; ++leftCount) {
+      left.add(primitiveBounds[sorted[leftCount - 1]]);
+      if (leftCount < smallestLeft || leftCount > largestChild) continue;
+      const double cost = left.surfaceArea() * leftCount + rightArea[leftCount] * (count - leftCount);
       // Equal costs (flat or coincident primitives): the more even split.
-      const bool evener = cost == bestCost && imbalance(left) < imbalance(bestLeft);
-      if (cost < bestCost || evener) bestCost = cost, bestAxis = axis, bestLeft = left;
+      const bool evener = cost == bestCost && imbalance(leftCount) < imbalance(bestLeft);
+      if (cost < bestCost || evener) bestCost = cost, bestAxis = axis, bestLeft = leftCount;
     }
   }
-  std::sort(primitives.begin(), primitives.end(), [&](int l, int r) {
-    return std::tuple(primitiveBounds[l].boxCentre()[bestAxis], l) < std::tuple(primitiveBounds[r].boxCentre()[bestAxis], r);
-  });
+  sortAlong(bestAxis, primitives, primitiveBounds);
   return bestLeft;
 }
 
