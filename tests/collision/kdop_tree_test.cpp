@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collision/mesh_model.h"
+#include "collision/mesh_test_helpers.h"
 #include "collision/triangle_geometry.h"
 #include "support/test_meshes.h"
 
@@ -60,16 +61,6 @@ Points tetrahedronCorners(const MeshGeometry& mesh, int t, const Pose& pose) {
   Points corners;
   for (int v : mesh.tetrahedra[t]) corners.push_back(pose.position + pose.rotation * mesh.tetVertices[v]);
   return corners;
-}
-
-double distanceToTetrahedron(const MeshGeometry& mesh, int t, const Vec3& p) {
-  const auto& [a, b, c, d] = mesh.tetrahedra[t];
-  const auto& v = mesh.tetVertices;
-  if (tetrahedronContains(p, v[a], v[b], v[c], v[d])) return 0.0;
-  double distance = 1e300;
-  for (const auto& [x, y, z] : {std::array{a, b, c}, std::array{a, b, d}, std::array{a, c, d}, std::array{b, c, d}})
-    distance = std::min(distance, (closestPointOnTriangle(p, v[x], v[y], v[z]).point - p).norm());
-  return distance;
 }
 
 Pose randomPose(std::mt19937& random, double spread) {
@@ -135,7 +126,7 @@ TEST_P(KdopTreeQueries, TandemTraversalWithMarginFindsEveryNearVertex) {
     for (size_t p = 0; p < cross->surface.vertices.size(); ++p) {
       const Vec3 inB = aInBRotation * (cross->surface.vertices[p] - bInA.position);
       for (size_t q = 0; q < sphere->tetrahedra.size(); ++q)
-        if (distanceToTetrahedron(*sphere, static_cast<int>(q), inB) <= margin) {
+        if (testing::distanceToTetrahedron(*sphere, static_cast<int>(q), inB) <= margin) {
           ++nearPairs;
           EXPECT_TRUE(found.count({static_cast<int>(p), static_cast<int>(q)})) << "vertex " << p << " tet " << q;
         }
@@ -167,7 +158,7 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
     std::set<int> containing;
     model.tetrahedronTree().forEachNear(point, 0.0, [&](int t) { containing.insert(t); });
     for (size_t t = 0; t < cross->tetrahedra.size(); ++t)
-      if (distanceToTetrahedron(*cross, static_cast<int>(t), point) == 0.0) {
+      if (testing::distanceToTetrahedron(*cross, static_cast<int>(t), point) == 0.0) {
         ++containingTetrahedra;
         EXPECT_TRUE(containing.count(static_cast<int>(t)));
       }

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 
+#include "collision/mesh_test_helpers.h"
 #include "support/test_meshes.h"
 
 namespace contactlab {
@@ -45,6 +47,35 @@ TEST_F(MeshModelOfBox, OutsidePointsWithinReachOnly) {
   EXPECT_NEAR(pastEdge->distance, 0.05, 1e-12);
   EXPECT_TRUE(pastEdge->outwardNormal.isApprox(Vec3(0.6, 0, 0.8), 1e-12));
   EXPECT_TRUE(pastEdge->point.isApprox(Vec3(0.5, 0, 0.2), 1e-12));
+}
+
+// The per-tetrahedron test after a tree query: a rejected point is farther than the distance
+// asked about, and the bound it gives is below its exact distance (brute force). The grid's
+// tetrahedra are slanted, so their face planes reject points their kDOPs let through.
+TEST_F(MeshModelOfBox, TetrahedronTestRejectsOnlyFarPointsWithATrueBound) {
+  const MeshGeometry& mesh = model.geometry();
+  const auto axes = kdopAxes(18);
+  std::mt19937 random(3);
+  std::uniform_real_distribution<double> coordinate(-0.6, 0.6);
+  const double distance = 0.02;
+  int rejected = 0, rejectedByFacesOnly = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const Vec3 point(coordinate(random), coordinate(random), coordinate(random));
+    for (int t = 0; t < static_cast<int>(mesh.tetrahedra.size()); ++t) {
+      double bound;
+      if (model.mayBeNearTetrahedron(t, point, distance, bound)) continue;
+      ++rejected;
+      const double exact = testing::distanceToTetrahedron(mesh, t, point);
+      EXPECT_GT(exact, distance);
+      EXPECT_LE(bound, exact);
+      std::vector<Vec3> corners;
+      for (int v : mesh.tetrahedra[t]) corners.push_back(mesh.tetVertices[v]);
+      double kdopBound;
+      rejectedByFacesOnly += kdopOfPoints(axes, corners).mayBeWithin(axes, point, distance, kdopBound);
+    }
+  }
+  EXPECT_GT(rejected, 1000);
+  EXPECT_GT(rejectedByFacesOnly, 20);
 }
 
 TEST(MeshModel, BadMeshesAreNamedInTheError) {

@@ -3,13 +3,17 @@
 // generation through a pair function, reduced as the narrowphase reduces mesh pairs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "collision/contact_buffer.h"
 #include "collision/mesh_contacts.h"
 #include "collision/mesh_model.h"
 #include "collision/pair_functions.h"
+#include "collision/triangle_geometry.h"
 #include "support/test_meshes.h"
 
 namespace contactlab::testing {
@@ -56,6 +60,17 @@ inline void expectFootprintCorners(const ContactManifold& contacts, double centr
     EXPECT_FALSE(corner) << "two contacts at the corner " << c.point.transpose();
     corner = true;
   }
+}
+
+// Exact distance from a point to tetrahedron t of the mesh (0 inside), by brute force over its faces.
+inline double distanceToTetrahedron(const MeshGeometry& mesh, int t, const Vec3& p) {
+  const auto& [a, b, c, d] = mesh.tetrahedra[t];
+  const auto& v = mesh.tetVertices;
+  if (tetrahedronContains(p, v[a], v[b], v[c], v[d])) return 0.0;
+  double distance = std::numeric_limits<double>::infinity();
+  for (const auto& [x, y, z] : {std::array{a, b, c}, std::array{a, b, d}, std::array{a, c, d}, std::array{b, c, d}})
+    distance = std::min(distance, (closestPointOnTriangle(p, v[x], v[y], v[z]).point - p).norm());
+  return distance;
 }
 
 inline Pose poseOf(const Vec3& position, const Quat& orientation = Quat::Identity()) {

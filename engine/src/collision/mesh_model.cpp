@@ -11,8 +11,8 @@ namespace contactlab {
 
 namespace {
 
-// The geometry, after shape_geometry's checks (a NaN would make the trees' median splits compare
-// inconsistently: undefined behaviour in std::nth_element).
+// The geometry, after shape_geometry's checks (a NaN would make the trees' split orderings compare
+// inconsistently: undefined behaviour in std::sort).
 const MeshGeometry& checked(const std::shared_ptr<const MeshGeometry>& geometry) {
   if (!geometry) throw std::invalid_argument("mesh collision model: no geometry");
   if (const std::string problem = meshGeometryProblem(*geometry); !problem.empty())
@@ -42,9 +42,40 @@ std::vector<Kdop> pointBounds(std::span<const Vec3> axes, const std::vector<Vec3
 
 }  // namespace
 
+// Each face's plane with its normal pointing away from the opposite corner; a face too small to
+// have a normal never bounds anything (normal 0, offset -infinity would bound by +infinity, so
+// offset +infinity: its term is -infinity and the max ignores it).
+std::vector<MeshCollisionModel::FacePlanes> MeshCollisionModel::tetrahedronFacePlanes(const MeshGeometry& geometry) {
+  std::vector<FacePlanes> planes;
+  planes.reserve(geometry.tetrahedra.size());
+  const auto& v = geometry.tetVertices;
+  for (const auto& corners : geometry.tetrahedra) {
+    FacePlanes faces;
+    for (int opposite = 0; opposite < 4; ++opposite) {
+      const Vec3& a = v[corners[(opposite + 1) % 4]];
+      const Vec3& b = v[corners[(opposite + 2) % 4]];
+      const Vec3& c = v[corners[(opposite + 3) % 4]];
+      Vec3 normal = (b - a).cross(c - a);
+      const double length = normal.norm();
+      if (!(length > 0.0)) {
+        faces.normal[opposite] = Vec3::Zero();
+        faces.offset[opposite] = std::numeric_limits<double>::infinity();
+        continue;
+      }
+      normal /= length;
+      if (normal.dot(v[corners[opposite]] - a) > 0.0) normal = -normal;
+      faces.normal[opposite] = normal;
+      faces.offset[opposite] = normal.dot(a);
+    }
+    planes.push_back(faces);
+  }
+  return planes;
+}
+
 MeshCollisionModel::MeshCollisionModel(std::shared_ptr<const MeshGeometry> geometry, int k)
     : geometry_(std::move(geometry)),
       tetrahedronBounds_(elementBounds(kdopAxes(k), checked(geometry_).tetrahedra, geometry_->tetVertices)),
+      tetrahedronFaces_(tetrahedronFacePlanes(*geometry_)),
       // Far above the rounding of a projection on an axis (a few ulps of the mesh's size), far
       // below any margin.
       roundingSlack_(1e-9 * (1.0 + geometry_->boundingRadius)),

@@ -2,6 +2,8 @@
 // What the narrowphase knows of a mesh: kDOP trees over its surface vertices, surface triangles
 // and tetrahedra (all in the body frame, built once since bodies are rigid), and the queries the
 // mesh pairs ask of them. A World keeps one model per distinct MeshGeometry (MeshModelCache).
+#include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,8 +29,13 @@ class MeshCollisionModel {
   // kDOP is), and then `bound` is a lower bound of the point's distance to the tetrahedron: a
   // per-primitive test after a tree query that reports whole leaves. The slack covers rounding,
   // so a point on the tetrahedron's boundary is never rejected.
+  // After the kDOP, the tetrahedron's own face planes: a thin, slanted tetrahedron (a funnel's
+  // wall) fills a small part of its kDOP.
   bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound) const {
-    if (tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
+    if (tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) {
+      bound = tetrahedronFaces_[t].distanceBound(point);
+      if (bound <= distance + roundingSlack_) return true;
+    }
     bound -= roundingSlack_;
     return false;
   }
@@ -49,7 +56,20 @@ class MeshCollisionModel {
 
  private:
   std::shared_ptr<const MeshGeometry> geometry_;
+  // A tetrahedron's four face planes, outward unit normals: max_i (normal_i . p - offset_i) is a
+  // lower bound of the distance from p to the tetrahedron (0 or less inside), as for any convex
+  // polytope.
+  struct FacePlanes {
+    std::array<Vec3, 4> normal;
+    std::array<double, 4> offset;
+    double distanceBound(const Vec3& p) const {
+      return std::max(std::max(normal[0].dot(p) - offset[0], normal[1].dot(p) - offset[1]),
+                      std::max(normal[2].dot(p) - offset[2], normal[3].dot(p) - offset[3]));
+    }
+  };
+  static std::vector<FacePlanes> tetrahedronFacePlanes(const MeshGeometry& geometry);
   std::vector<Kdop> tetrahedronBounds_;  // each tetrahedron's own kDOP, body frame
+  std::vector<FacePlanes> tetrahedronFaces_;  // body frame
   double roundingSlack_;
   KdopTree vertexTree_;
   KdopTree triangleTree_;
