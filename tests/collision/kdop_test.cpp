@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -48,6 +52,79 @@ TEST(Kdop, DistanceBoundIsTheFarthestSlab) {
   EXPECT_DOUBLE_EQ(unitCube.distanceBound(projectOnAxes(axes, Vec3(3, 0.5, 0.5))), 2.0);
   // Beyond the corner (1, 1, 1) along the diagonal: the diagonal slab gives the exact distance.
   EXPECT_NEAR(unitCube.distanceBound(projectOnAxes(axes, Vec3(2, 2, 2))), std::sqrt(3.0), 1e-12);
+}
+
+// Random points and kDOPs of a few random points each, for k = 14, 18 and 26 (7, 9 and 13 axes:
+// pairs of slabs and an odd last one) and for the first three axes only.
+struct RandomKdops {
+  std::mt19937 random{20261125};
+  std::uniform_real_distribution<double> coordinate{-2.0, 2.0};
+  Vec3 point() { return Vec3(coordinate(random), coordinate(random), coordinate(random)); }
+  Kdop kdop(std::span<const Vec3> axes) {
+    const std::vector<Vec3> points{point(), point(), point()};
+    return kdopOfPoints(axes, points);
+  }
+  static std::vector<std::span<const Vec3>> axisSets() {
+    return {kdopAxes(14), kdopAxes(18), kdopAxes(26), kdopAxes(18).first(3)};
+  }
+};
+
+TEST(Kdop, DistanceBoundIsTheLargestGapOverAllSlabs) {
+  RandomKdops random;
+  for (const auto axes : RandomKdops::axisSets())
+    for (int trial = 0; trial < 500; ++trial) {
+      const Kdop kdop = random.kdop(axes);
+      const Vec3 point = 3.0 * random.point();
+      double largestGap = 0.0;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        const double along = axes[i].dot(point);
+        largestGap = std::max({largestGap, kdop.lower[i] - along, along - kdop.upper[i]});
+      }
+      EXPECT_EQ(kdop.distanceBound(projectOnAxes(axes, point)), largestGap) << axes.size() << " axes, trial " << trial;
+    }
+}
+
+// The box is given in another frame; on each axis its extent is that of its eight corners placed in
+// the kDOP's frame, and the test must find the first axis (in order) on which that extent, grown by
+// the margin, misses the kDOP's slab, with the gap there.
+TEST(OrientedBoxTest, FindsTheFirstSeparatingSlabOfTheBoxCorners) {
+  RandomKdops random;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int separatedCount = 0, overlappingCount = 0;
+  for (const auto axes : RandomKdops::axisSets())
+    for (int trial = 0; trial < 500; ++trial) {
+      const Kdop kdop = random.kdop(axes);
+      const Vec3 axisPart = random.point();
+      const Quat orientation =
+          Quat(random.coordinate(random.random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
+      const Pose boxFrameInKdopFrame{random.point(), orientation.toRotationMatrix()};
+      const Vec3 centre = random.point();
+      const Vec3 halfExtents(unit(random.random), unit(random.random), unit(random.random));
+      const double margin = 0.1 * unit(random.random);
+      double expectedDistance = std::numeric_limits<double>::quiet_NaN();
+      for (size_t i = 0; i < axes.size() && std::isnan(expectedDistance); ++i) {
+        double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+        for (int corner = 0; corner < 8; ++corner) {
+          const Vec3 signs((corner & 1) ? 1 : -1, (corner & 2) ? 1 : -1, (corner & 4) ? 1 : -1);
+          const Vec3 inKdopFrame = boxFrameInKdopFrame.position +
+                                   boxFrameInKdopFrame.rotation * (centre + signs.cwiseProduct(halfExtents));
+          lowest = std::min(lowest, axes[i].dot(inKdopFrame));
+          highest = std::max(highest, axes[i].dot(inKdopFrame));
+        }
+        if (lowest - margin > kdop.upper[i]) expectedDistance = lowest - kdop.upper[i];
+        if (highest + margin < kdop.lower[i]) expectedDistance = kdop.lower[i] - highest;
+      }
+      const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin);
+      double distance = -1.0;
+      const bool separated = test.separated(kdop, centre, halfExtents, distance);
+      ASSERT_EQ(separated, !std::isnan(expectedDistance)) << axes.size() << " axes, trial " << trial;
+      EXPECT_EQ(test.overlaps(kdop, centre, halfExtents), !separated);
+      if (separated) EXPECT_NEAR(distance, expectedDistance, 1e-12) << axes.size() << " axes, trial " << trial;
+      ++(separated ? separatedCount : overlappingCount);
+    }
+  // Both outcomes are exercised.
+  EXPECT_GT(separatedCount, 200);
+  EXPECT_GT(overlappingCount, 200);
 }
 
 }  // namespace

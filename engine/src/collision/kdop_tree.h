@@ -80,11 +80,14 @@ class KdopTree {
     const AxisProjections projections = projectOnAxes(axes_, point);
     Nearest best;
     best.distance = maxDistance;
-    NodeStack<int> stack;
-    stack.push(0);
+    // Each node is pushed with its bound, formed once when its parent was opened: by the time it
+    // is popped, a nearer primitive found meanwhile may let it be skipped.
+    NodeStack<std::pair<int, double>> stack;
+    stack.push({0, nodes_[0].bounds.distanceBound(projections)});
     while (!stack.empty()) {
-      const Node& node = nodes_[stack.pop()];
-      if (node.bounds.distanceBound(projections) > best.distance) continue;
+      const auto [index, bound] = stack.pop();
+      if (bound > best.distance) continue;
+      const Node& node = nodes_[index];
       if (node.isLeaf()) {
         for (int primitive : leafPrimitives(node)) {
           const double d = distanceTo(primitive);
@@ -93,11 +96,12 @@ class KdopTree {
         }
         continue;
       }
-      const double left = nodes_[node.firstChild].bounds.distanceBound(projections);
-      const double right = nodes_[node.firstChild + 1].bounds.distanceBound(projections);
+      const std::pair<int, double> left{node.firstChild, nodes_[node.firstChild].bounds.distanceBound(projections)};
+      const std::pair<int, double> right{node.firstChild + 1,
+                                         nodes_[node.firstChild + 1].bounds.distanceBound(projections)};
       // Pushed last, popped first: the nearer child.
-      stack.push(left <= right ? node.firstChild + 1 : node.firstChild);
-      stack.push(left <= right ? node.firstChild : node.firstChild + 1);
+      stack.push(left.second <= right.second ? right : left);
+      stack.push(left.second <= right.second ? left : right);
     }
     return best;
   }
