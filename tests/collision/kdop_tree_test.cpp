@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <random>
 #include <set>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -239,6 +240,9 @@ TEST(KdopTree, DepthStaysBoundedOnDegenerateInput) {
   seriesTree.forEachNear(Vec3::Zero(), 1e300, [&](int p) { EXPECT_TRUE(seen.insert(p).second); });
   EXPECT_EQ(seen.size(), series.size());
   EXPECT_EQ(KdopTree(14, coincident).depth(), 7);  // ceil(log2(400 / 4))
+  EXPECT_EQ(KdopTree(14, coincident, 8).depth(), 6);  // ceil(log2(400 / 8))
+  EXPECT_EQ(KdopTree(14, coincident, 1).depth(), 9);  // ceil(log2(400))
+  EXPECT_THROW(KdopTree(14, coincident, 0), std::invalid_argument);
 }
 
 INSTANTIATE_TEST_SUITE_P(EachK, KdopTreeQueries, ::testing::Values(14, 18, 26));

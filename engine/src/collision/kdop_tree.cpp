@@ -8,8 +8,10 @@
 
 namespace contactlab {
 
-KdopTree::KdopTree(int k, std::span<const Kdop> primitiveBounds) : k_(k), axes_(kdopAxes(k)) {
+KdopTree::KdopTree(int k, std::span<const Kdop> primitiveBounds, int leafSize)
+    : k_(k), axes_(kdopAxes(k)), leafSize_(leafSize) {
   if (primitiveBounds.empty()) throw std::invalid_argument("a kDOP tree needs at least one primitive");
+  if (leafSize < 1) throw std::invalid_argument("a kDOP tree's leaves need room for at least one primitive");
   order_.resize(primitiveBounds.size());
   std::iota(order_.begin(), order_.end(), 0);
   nodes_.emplace_back();
@@ -26,7 +28,7 @@ void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop>
   nodes_[index].boxCentre = bounds.boxCentre();
   nodes_[index].boxHalfExtents = bounds.boxHalfExtents();
   nodes_[index].squaredSize = nodes_[index].boxHalfExtents.squaredNorm();
-  if (primitives.size() <= static_cast<size_t>(kLeafSize)) {
+  if (primitives.size() <= static_cast<size_t>(leafSize_)) {
     depth_ = std::max(depth_, depth);
     nodes_[index].firstPrimitive = static_cast<int>(primitives.data() - order_.data());
     nodes_[index].primitiveCount = static_cast<int>(primitives.size());
@@ -73,11 +75,11 @@ void sortAlong(int axis, std::span<int> primitives, std::span<const Kdop> primit
 // area(left) n_left + area(right) n_right, areas of the children's bounding boxes. A randomly
 // placed box meets a node with a probability that grows with the node's surface, so this is the
 // expected number of primitive tests below the node. Median splits cut a jack's cross into halves
-// that still span two arms each. Both children hold at most kLeafSize 2^(kMaxDepth - depth - 1)
+// that still span two arms each. Both children hold at most leafSize 2^(kMaxDepth - depth - 1)
 // primitives, so median splits could still finish below them within kMaxDepth levels.
 size_t KdopTree::chooseSplit(std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth) const {
   const size_t count = primitives.size();
-  const size_t largestChild = std::min(count - 1, static_cast<size_t>(kLeafSize) << (kMaxDepth - depth - 1));
+  const size_t largestChild = std::min(count - 1, static_cast<size_t>(leafSize_) << (kMaxDepth - depth - 1));
   const size_t smallestLeft = count - largestChild;
   std::vector<int> sorted(primitives.begin(), primitives.end());
   std::vector<double> rightArea(count);  // rightArea[i]: of the boxes of sorted[i..count)

@@ -20,20 +20,21 @@ class KdopTree {
  public:
   // Top-down: each node splits its primitives, ordered by box centre along one of x, y, z, where
   // the surface area heuristic says (chooseSplit; ties broken by primitive index, so the tree
-  // depends on nothing but its input), down to leaves of at most kLeafSize primitives, at most
+  // depends on nothing but its input), down to leaves of at most `leafSize` primitives, at most
   // kMaxDepth levels below the root. `primitiveBounds` are the primitives' kDOPs over kdopAxes(k);
-  // throws std::invalid_argument if there are none or k is unsupported.
-  KdopTree(int k, std::span<const Kdop> primitiveBounds);
+  // throws std::invalid_argument if there are none, k is unsupported or leafSize is below 1.
+  KdopTree(int k, std::span<const Kdop> primitiveBounds, int leafSize = kDefaultLeafSize);
 
   int k() const { return k_; }
   std::span<const Vec3> axes() const { return axes_; }
   int primitiveCount() const { return static_cast<int>(order_.size()); }
+  int leafSize() const { return leafSize_; }
 
   // Leaves hold a few primitives: the bottom levels of a one-per-leaf tree cost more node tests
   // than testing their primitives (jack against jack: 4 per leaf measured about twice as fast as
   // 1; docs/meshes.md). Queries report every primitive of a leaf they reach, so callers test the
-  // primitives exactly.
-  static constexpr int kLeafSize = 4;
+  // primitives exactly. (A mesh's tetrahedron tree uses larger leaves: MeshCollisionModel.)
+  static constexpr int kDefaultLeafSize = 4;
   // No leaf lies deeper below the root than this, whatever the input (chooseSplit).
   static constexpr int kMaxDepth = 31;
   // Levels below the root of the deepest leaf.
@@ -277,6 +278,7 @@ class KdopTree {
 
   int k_;
   std::span<const Vec3> axes_;
+  int leafSize_;
   int depth_ = 0;
   std::vector<Node> nodes_;  // the root first
   std::vector<int> order_;   // primitive indices, each leaf's contiguous
