@@ -132,7 +132,10 @@ class KdopTree {
   // node pair, left out or visited, whose separation is at most `recordBelow`. A `visit` that
   // returns a double gives a lower bound of the distance between its two primitives, or anything
   // <= 0 for a pair it keeps; a pair of leaves all of whose primitive pairs are farther apart than
-  // `recordBelow` is then not recorded either.
+  // `recordBelow` is then not recorded either. A `visit(primitiveOfA, kdopOfLeafOfB,
+  // primitivesOfLeafOfB)` is called once per primitive of a's leaf with all of b's, and returns
+  // such a bound for all those pairs: it may test the primitive against the leaf's kDOP (in b's
+  // frame) before its primitives.
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                      Visit&& visit, double& separation, std::vector<FrontEntry>* front = nullptr,
@@ -216,13 +219,18 @@ class KdopTree {
       }
       if (nodeA.isLeaf() && nodeB.isLeaf()) {
         double nearest = std::numeric_limits<double>::infinity();
-        for (int primitiveA : a.leafPrimitives(nodeA))
-          for (int primitiveB : b.leafPrimitives(nodeB)) {
-            if constexpr (std::is_same_v<std::invoke_result_t<Visit&, int, int>, double>)
-              nearest = std::min(nearest, visit(primitiveA, primitiveB));
-            else
-              visit(primitiveA, primitiveB), nearest = -1.0;
+        for (int primitiveA : a.leafPrimitives(nodeA)) {
+          if constexpr (std::is_invocable_v<Visit&, int, const Kdop&, std::span<const int>>) {
+            nearest = std::min(nearest, visit(primitiveA, nodeB.bounds, b.leafPrimitives(nodeB)));
+          } else {
+            for (int primitiveB : b.leafPrimitives(nodeB)) {
+              if constexpr (std::is_same_v<std::invoke_result_t<Visit&, int, int>, double>)
+                nearest = std::min(nearest, visit(primitiveA, primitiveB));
+              else
+                visit(primitiveA, primitiveB), nearest = -1.0;
+            }
           }
+        }
         visited(indexA, indexB, nearest);
         continue;
       }

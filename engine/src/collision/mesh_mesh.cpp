@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "collision/mesh_contacts.h"
@@ -14,8 +15,9 @@ namespace {
 // Every surface vertex of `mesh` inside `other` or within the margin of it, each touching `other`
 // at its nearest surface point. The candidates are the vertices of the leaves that meet a leaf of
 // other's tetrahedra (grown by the margin) in the tandem traversal, kept only if the vertex itself
-// comes within the margin of one of those tetrahedra's kDOPs: leaves of 4 report 16 pairs of which
-// few touch, and a vertex near none of other's tetrahedra is neither inside other nor within the
+// comes within the margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and
+// face planes): a pair of leaves holds 4 x 8 vertex / tetrahedron pairs of which few touch, and a
+// vertex near none of other's tetrahedra is neither inside other nor within the
 // margin of its surface (the surface triangles are faces of the tetrahedra), so the nearest-point
 // search that dominates the pair's cost would find nothing for it. Every candidate is then tested
 // exactly, so the contacts do not depend on how many more candidates a traversal proposes.
@@ -36,30 +38,37 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   const Pose meshInOther = relativePose(otherPose, meshPose);
   const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
   const bool recording = front && !replay;
-  int lastVertex = -1;
-  Vec3 inOther;
   double separation = std::numeric_limits<double>::infinity();
-  // Returns a lower bound of the vertex's distance to the tetrahedron's kDOP, or 0 if it comes
-  // within the margin: a recorded front keeps a pair of leaves only if one of its pairs is near
-  // enough to matter at the next steps, so while recording every pair is tested; otherwise the
-  // bound is not used and known candidates are skipped.
-  auto visit = [&](int vertex, int tetrahedron) -> double {
+  // A vertex against a leaf of other's tetrahedra: first the leaf's kDOP, which rejects the vertex
+  // for all of them at once, then each tetrahedron. Returns a lower bound of the vertex's distance
+  // to the leaf's tetrahedra, or 0 if it comes within the margin of one: a recorded front keeps a
+  // pair of leaves only if one of its pairs is near enough to matter at the next steps, so while
+  // recording every tetrahedron is tested; otherwise the bound is not used and known candidates
+  // are skipped.
+  auto visit = [&](int vertex, const Kdop& leafBounds, std::span<const int> tetrahedra) -> double {
     if (!recording && isCandidate[vertex]) return 0.0;
-    // A leaf pair visits each vertex with all the tetrahedra of the other leaf in a row.
-    if (vertex != lastVertex) {
-      lastVertex = vertex;
-      inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
+    const Vec3 inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
+    double nearest;
+    if (!other.mayBeNearTetrahedra(leafBounds, inOther, buffer.margin(), nearest)) {
+      separation = std::min(separation, nearest);
+      return nearest;
     }
-    double bound;
-    if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
-      separation = std::min(separation, bound);
-      return bound;
+    nearest = std::numeric_limits<double>::infinity();
+    for (int tetrahedron : tetrahedra) {
+      double bound;
+      if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
+        separation = std::min(separation, bound);
+        nearest = std::min(nearest, bound);
+        continue;
+      }
+      if (!isCandidate[vertex]) {
+        isCandidate[vertex] = 1;
+        candidates.push_back(vertex);
+      }
+      if (!recording) return 0.0;
+      nearest = 0.0;
     }
-    if (!isCandidate[vertex]) {
-      isCandidate[vertex] = 1;
-      candidates.push_back(vertex);
-    }
-    return 0.0;
+    return nearest;
   };
   const Pose otherInMesh = relativePose(meshPose, otherPose);
   double nodeSeparation = 0.0;

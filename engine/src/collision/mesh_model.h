@@ -40,6 +40,15 @@ class MeshCollisionModel {
     return false;
   }
 
+  // The same test for all the tetrahedra of a leaf of tetrahedronTree() at once, against the
+  // leaf's kDOP (which holds theirs): false only if the point is farther than `distance` from
+  // every one of them, and then `bound` is a lower bound of its distance to each.
+  bool mayBeNearTetrahedra(const Kdop& leafBounds, const Vec3& point, double distance, double& bound) const {
+    if (leafBounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
+    bound -= roundingSlack_;
+    return false;
+  }
+
   // Whether a body-frame point lies in the solid (in one of its tetrahedra, boundary included).
   bool contains(const Vec3& point) const;
 
