@@ -96,8 +96,13 @@ bool MeshCollisionModel::contains(const Vec3& point) const {
   const auto& vertices = geometry_->tetVertices;
   bool inside = false;
   tetrahedronTree_.forEachNear(point, 0.0, [&](int t) {
+    if (inside) return;
+    // The leaves are large (16 tetrahedra) and the point lies in few of their kDOPs; a point in the
+    // tetrahedron is in its kDOP (grown by the slack, which covers rounding).
+    double unused;
+    if (!tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, roundingSlack_, unused)) return;
     const auto& [a, b, c, d] = geometry_->tetrahedra[t];
-    inside = inside || tetrahedronContains(point, vertices[a], vertices[b], vertices[c], vertices[d]);
+    inside = tetrahedronContains(point, vertices[a], vertices[b], vertices[c], vertices[d]);
   });
   return inside;
 }
