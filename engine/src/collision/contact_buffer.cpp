@@ -1,6 +1,7 @@
 #include "collision/contact_buffer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <array>
 #include <tuple>
 
@@ -102,10 +103,13 @@ void ContactBuffer::keepSupportPolygon(const std::vector<int>& cluster, int budg
     for (int i : cluster) keep_[i] = 1;
     return;
   }
-  double extent = 0.0;
-  for (int i : cluster)
-    for (int j : cluster) extent = std::max(extent, (points_[i].point - points_[j].point).norm());
-  const double patchRadius = 0.1 * extent;
+  // The largest distance between two points, as the square root of the largest squared one (the
+  // same number: the square root is monotonic), each pair once.
+  double squaredExtent = 0.0;
+  for (size_t i = 0; i < cluster.size(); ++i)
+    for (size_t j = i + 1; j < cluster.size(); ++j)
+      squaredExtent = std::max(squaredExtent, (points_[cluster[i]].point - points_[cluster[j]].point).squaredNorm());
+  const double patchRadius = 0.1 * std::sqrt(squaredExtent);
   byDepth_ = cluster;
   std::stable_sort(byDepth_.begin(), byDepth_.end(), [&](int l, int r) { return points_[l].gap < points_[r].gap; });
   std::vector<int>& members = representatives_;
