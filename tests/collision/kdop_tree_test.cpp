@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -134,6 +136,56 @@ TEST_P(KdopTreeQueries, TandemTraversalWithMarginFindsEveryNearVertex) {
     }
   }
   ASSERT_GT(nearPairs, 100) << "the poses should bring vertices within the margin";
+}
+
+// A visitor that takes a whole leaf of b at a time sees the same pairs, with a kDOP of that leaf
+// (in b's frame) that holds each of its tetrahedra, and the bound it returns for the leaf is
+// recorded in the front as the smallest of the pair-by-pair visitor's bounds is.
+TEST_P(KdopTreeQueries, TandemTraversalByLeafOfBSeesTheSamePairs) {
+  const int k = GetParam();
+  const MeshCollisionModel a(cross, k), b(sphere, k);
+  const auto axes = kdopAxes(k);
+  const double margin = 0.03;
+  std::mt19937 random(11);
+  long pairs = 0;
+  auto entries = [](const std::vector<KdopTree::FrontEntry>& front) {
+    std::vector<std::tuple<int, int, double>> list;
+    for (const auto& entry : front) list.emplace_back(entry.nodeA, entry.nodeB, entry.separation);
+    return list;
+  };
+  for (int trial = 0; trial < 40; ++trial) {
+    const Pose bInA = randomPose(random, 0.35);
+    std::set<std::pair<int, int>> byPair, byLeaf;
+    std::vector<KdopTree::FrontEntry> frontByPair, frontByLeaf;
+    double separationByPair = 0.0, separationByLeaf = 0.0;
+    forEachOverlappingPair(
+        a.vertexTree(), b.tetrahedronTree(), bInA, margin,
+        [&](int p, int q) {
+          byPair.insert({p, q});
+          return 1.0 + q;
+        },
+        separationByPair, &frontByPair, 1e300);
+    forEachOverlappingPair(
+        a.vertexTree(), b.tetrahedronTree(), bInA, margin,
+        [&](int p, const Kdop& leaf, std::span<const int> tetrahedra) {
+          for (int q : tetrahedra) {
+            byLeaf.insert({p, q});
+            for (int corner : sphere->tetrahedra[q])
+              for (size_t i = 0; i < axes.size(); ++i) {
+                const double along = axes[i].dot(sphere->tetVertices[corner]);
+                EXPECT_LE(leaf.lower[i], along + 1e-12);
+                EXPECT_GE(leaf.upper[i], along - 1e-12);
+              }
+          }
+          return 1.0 + *std::min_element(tetrahedra.begin(), tetrahedra.end());
+        },
+        separationByLeaf, &frontByLeaf, 1e300);
+    EXPECT_EQ(byPair, byLeaf) << "trial " << trial;
+    EXPECT_EQ(separationByPair, separationByLeaf) << "trial " << trial;
+    EXPECT_EQ(entries(frontByPair), entries(frontByLeaf)) << "trial " << trial;
+    pairs += static_cast<long>(byPair.size());
+  }
+  ASSERT_GT(pairs, 100) << "the poses should bring the meshes together";
 }
 
 TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
