@@ -104,7 +104,7 @@ OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherIn
     absX_[i] = std::abs(x_[i]), absY_[i] = std::abs(y_[i]), absZ_[i] = std::abs(z_[i]);
     offset_[i] = axes[i].dot(otherInThis.position);
   }
-  std::fill(isAxis_.begin(), isAxis_.begin() + axisCount_, ~std::int64_t{0});
+  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_}) (*values)[axisCount_] = (*values)[axisCount_ - 1];
 }
 
 }  // namespace contactlab

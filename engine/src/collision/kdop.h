@@ -5,7 +5,6 @@
 // three axes are always x, y and z, so the first three slabs of every kDOP are its bounding box.
 #include <algorithm>
 #include <array>
-#include <cstdint>
 #include <span>
 
 #include "geometry/shape_geometry.h"
@@ -65,9 +64,9 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
 // Overlap tests of many boxes of another body (centre and half extents in that body's frame, as
 // the nodes of its tree give them) with kDOPs of this body. The pose's part of each projection
 // (a . R c + a . t and |a . R_j|) is formed once, so a test costs two 3-vectors' dot products per
-// axis. Axes go four at a time (GCC vector types: two SSE2 registers on x86-64, one AVX2 register
-// in a caller compiled for it; the tandem traversal of two meshes is mostly this test, and a node
-// pair that is not separated tests every axis), stopping at the first four with a separating slab.
+// axis. Axes go two at a time (one SSE2 register on x86-64; the tandem traversal of two meshes is
+// mostly this test, and a node pair that is not separated tests every axis), stopping at the
+// first pair with a separating slab.
 class OrientedBoxTest {
  public:
   OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin);
@@ -79,45 +78,40 @@ class OrientedBoxTest {
   // the kDOP bound (the gap on the first separating slab in axis order, margin not subtracted; the
   // axes are unit).
   bool separated(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents, double& distance) const {
-    const Pack cx = Pack{} + centre.x(), cy = Pack{} + centre.y(), cz = Pack{} + centre.z();
-    const Pack hx = Pack{} + halfExtents.x(), hy = Pack{} + halfExtents.y(), hz = Pack{} + halfExtents.z();
-    for (int i = 0; i < axisCount_; i += kLanes) {
-      // Lanes i to i + 3 of an array. (No helper returns a vector: 32-byte vectors are passed
-      // differently with and without AVX, and a caller may be an AVX2 clone.)
-      auto at = [i](const auto& values) { return reinterpret_cast<const UnalignedPack*>(&values[i]); };
-      const Pack middle = ((*at(x_) * cx + *at(y_) * cy) + *at(z_) * cz) + *at(offset_);
-      const Pack boxRadius = (*at(absX_) * hx + *at(absY_) * hy) + *at(absZ_) * hz;
-      const Pack radius = boxRadius + margin_;
-      // Where the kDOP's arrays end first (the last of 13 axes), slab i repeated: only lane i is an
-      // axis there.
-      const bool whole = i + kLanes <= kMaxKdopAxes;
-      const Pack upper = whole ? *at(kdop.upper) : Pack{} + kdop.upper[i];
-      const Pack lower = whole ? *at(kdop.lower) : Pack{} + kdop.lower[i];
-      const Mask above = middle - radius > upper;
-      const Mask below = middle + radius < lower;
-      // Lanes past the last axis compare what the kDOP holds there (empty slabs): masked off.
-      const Mask separating = (above | below) & *reinterpret_cast<const UnalignedMask*>(&isAxis_[i]);
-      if (!((separating[0] | separating[1]) | (separating[2] | separating[3]))) continue;
-      int lane = 0;
-      while (!separating[lane]) ++lane;
+    const Pair cx = {centre.x(), centre.x()}, cy = {centre.y(), centre.y()}, cz = {centre.z(), centre.z()};
+    const Pair hx = {halfExtents.x(), halfExtents.x()}, hy = {halfExtents.y(), halfExtents.y()},
+               hz = {halfExtents.z(), halfExtents.z()};
+    // Axis pairs (i, i + 1); an odd last axis is paired with itself (the per-axis values are padded
+    // with a copy of the last axis's).
+    auto separatedOnPair = [&](int i, const Pair& upper, const Pair& lower) {
+      const Pair middle = ((load(x_, i) * cx + load(y_, i) * cy) + load(z_, i) * cz) + load(offset_, i);
+      const Pair boxRadius = (load(absX_, i) * hx + load(absY_, i) * hy) + load(absZ_, i) * hz;
+      const Pair radius = boxRadius + margin_;
+      const auto above = middle - radius > upper;
+      const auto below = middle + radius < lower;
+      const auto separating = above | below;
+      if (!(separating[0] | separating[1])) return false;
+      const int lane = separating[0] ? 0 : 1;
       distance = above[lane] ? middle[lane] - boxRadius[lane] - upper[lane] : lower[lane] - middle[lane] - boxRadius[lane];
       return true;
-    }
-    return false;
+    };
+    int i = 0;
+    for (; i + 2 <= axisCount_; i += 2)
+      if (separatedOnPair(i, load(kdop.upper, i), load(kdop.lower, i))) return true;
+    return i < axisCount_ && separatedOnPair(i, Pair{kdop.upper[i], kdop.upper[i]}, Pair{kdop.lower[i], kdop.lower[i]});
   }
 
  private:
-  static constexpr int kLanes = 4;
-  static constexpr int kPaddedAxes = (kMaxKdopAxes + kLanes - 1) / kLanes * kLanes;
-  using Pack = double __attribute__((vector_size(kLanes * sizeof(double))));
-  using Mask = std::int64_t __attribute__((vector_size(kLanes * sizeof(std::int64_t))));
-  using UnalignedPack = double __attribute__((vector_size(kLanes * sizeof(double)), aligned(sizeof(double)), may_alias));
-  using UnalignedMask =
-      std::int64_t __attribute__((vector_size(kLanes * sizeof(std::int64_t)), aligned(sizeof(std::int64_t)), may_alias));
-  using Values = std::array<double, kPaddedAxes>;
-  // Per axis a: the components of R^T a, of |R^T a|, and a . t (zero past the last axis).
-  Values x_{}, y_{}, z_{}, absX_{}, absY_{}, absZ_{}, offset_{};
-  std::array<std::int64_t, kPaddedAxes> isAxis_{};  // all bits set for the axes, zero past them
+  using Pair = double __attribute__((vector_size(2 * sizeof(double))));
+  using UnalignedPair = double __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double)), may_alias));
+  template <size_t N>
+  static Pair load(const std::array<double, N>& values, int i) {
+    return *reinterpret_cast<const UnalignedPair*>(&values[i]);
+  }
+  // Per axis a: the components of R^T a, of |R^T a|, and a . t; one more entry, a copy of the
+  // last axis's, for an odd last axis.
+  using Values = std::array<double, kMaxKdopAxes + 1>;
+  Values x_, y_, z_, absX_, absY_, absZ_, offset_;
   int axisCount_;
   double margin_;
 };

@@ -25,10 +25,7 @@ namespace {
 // when some vertex became a candidate, else a lower bound of the distance from mesh's surface
 // vertices to other's solid: the smallest bound of the node pairs and the vertex / tetrahedron
 // pairs it left out, which together cover every vertex / tetrahedron pair. From a front it returns 0.
-// Cloned for AVX2: its node tests (OrientedBoxTest, inlined here) take four axes in one register
-// there; the results are the same in both clones (no fused multiply-add), and the landing of
-// `jacks` took 7 % fewer instructions (docs/meshes.md).
-[[gnu::target_clones("avx2", "default")]] double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, const MeshCollisionModel& other,
+double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, const MeshCollisionModel& other,
                          const Pose& otherPose, bool meshIsFirst, const MeshPairFronts* mode,
                          std::vector<KdopTree::FrontEntry>* front, ContactBuffer& buffer) {
   thread_local std::vector<int> candidates;
