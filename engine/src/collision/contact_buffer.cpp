@@ -1,8 +1,8 @@
 #include "collision/contact_buffer.h"
 
 #include <algorithm>
-#include <cmath>
 #include <array>
+#include <cmath>
 #include <tuple>
 
 namespace contactlab {

@@ -68,14 +68,13 @@ double Kdop::distanceBound(const AxisProjections& point) const {
   // contact forms this bound for tens of nodes per query, and slab by slab it cost about 8
   // instructions per slab (docs/meshes.md). max is exact, so the bound does not depend on the
   // order the slabs are taken in.
-  using Pair = double __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double)), may_alias));
-  Pair bounds = {0.0, 0.0};
+  SlabPair bounds = {0.0, 0.0};
   int i = 0;
   for (; i + 2 <= point.count; i += 2) {
-    const Pair along = *reinterpret_cast<const Pair*>(&point.along[i]);
-    const Pair below = *reinterpret_cast<const Pair*>(&lower[i]) - along;
-    const Pair above = along - *reinterpret_cast<const Pair*>(&upper[i]);
-    const Pair slab = below > above ? below : above;
+    const SlabPair along = loadSlabPair(point.along, i);
+    const SlabPair below = loadSlabPair(lower, i) - along;
+    const SlabPair above = along - loadSlabPair(upper, i);
+    const SlabPair slab = below > above ? below : above;
     bounds = slab > bounds ? slab : bounds;
   }
   double bound = std::max(bounds[0], bounds[1]);
@@ -104,7 +103,8 @@ OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherIn
     absX_[i] = std::abs(x_[i]), absY_[i] = std::abs(y_[i]), absZ_[i] = std::abs(z_[i]);
     offset_[i] = axes[i].dot(otherInThis.position);
   }
-  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_}) (*values)[axisCount_] = (*values)[axisCount_ - 1];
+  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_})
+    (*values)[axisCount_] = (*values)[axisCount_ - 1];
 }
 
 }  // namespace contactlab

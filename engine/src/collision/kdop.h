@@ -13,6 +13,15 @@ namespace contactlab {
 
 inline constexpr int kMaxKdopAxes = 13;
 
+// Two consecutive entries of a per-axis array (slab bounds, projections, axis components) as one
+// GCC vector, one SSE2 register on x86-64: the kDOP tests take their slabs two at a time.
+using SlabPair = double __attribute__((vector_size(2 * sizeof(double))));
+template <size_t N>
+SlabPair loadSlabPair(const std::array<double, N>& values, int i) {
+  using Unaligned = double __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double)), may_alias));
+  return *reinterpret_cast<const Unaligned*>(&values[i]);
+}
+
 // The unit axes of a k-DOP, k in {14, 18, 26}; throws std::invalid_argument for any other k.
 std::span<const Vec3> kdopAxes(int k);
 // Whether k names a kDOP this module builds (14, 18 or 26).
@@ -78,36 +87,34 @@ class OrientedBoxTest {
   // the kDOP bound (the gap on the first separating slab in axis order, margin not subtracted; the
   // axes are unit).
   bool separated(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents, double& distance) const {
-    const Pair cx = {centre.x(), centre.x()}, cy = {centre.y(), centre.y()}, cz = {centre.z(), centre.z()};
-    const Pair hx = {halfExtents.x(), halfExtents.x()}, hy = {halfExtents.y(), halfExtents.y()},
-               hz = {halfExtents.z(), halfExtents.z()};
+    const SlabPair cx = {centre.x(), centre.x()}, cy = {centre.y(), centre.y()}, cz = {centre.z(), centre.z()};
+    const SlabPair hx = {halfExtents.x(), halfExtents.x()}, hy = {halfExtents.y(), halfExtents.y()},
+                   hz = {halfExtents.z(), halfExtents.z()};
     // Axis pairs (i, i + 1); an odd last axis is paired with itself (the per-axis values are padded
     // with a copy of the last axis's).
-    auto separatedOnPair = [&](int i, const Pair& upper, const Pair& lower) {
-      const Pair middle = ((load(x_, i) * cx + load(y_, i) * cy) + load(z_, i) * cz) + load(offset_, i);
-      const Pair boxRadius = (load(absX_, i) * hx + load(absY_, i) * hy) + load(absZ_, i) * hz;
-      const Pair radius = boxRadius + margin_;
+    auto separatedOnPair = [&](int i, const SlabPair& upper, const SlabPair& lower) {
+      const SlabPair middle =
+          ((loadSlabPair(x_, i) * cx + loadSlabPair(y_, i) * cy) + loadSlabPair(z_, i) * cz) + loadSlabPair(offset_, i);
+      const SlabPair boxRadius =
+          (loadSlabPair(absX_, i) * hx + loadSlabPair(absY_, i) * hy) + loadSlabPair(absZ_, i) * hz;
+      const SlabPair radius = boxRadius + margin_;
       const auto above = middle - radius > upper;
       const auto below = middle + radius < lower;
       const auto separating = above | below;
       if (!(separating[0] | separating[1])) return false;
       const int lane = separating[0] ? 0 : 1;
-      distance = above[lane] ? middle[lane] - boxRadius[lane] - upper[lane] : lower[lane] - middle[lane] - boxRadius[lane];
+      distance = above[lane] ? middle[lane] - boxRadius[lane] - upper[lane]
+                             : lower[lane] - middle[lane] - boxRadius[lane];
       return true;
     };
     int i = 0;
     for (; i + 2 <= axisCount_; i += 2)
-      if (separatedOnPair(i, load(kdop.upper, i), load(kdop.lower, i))) return true;
-    return i < axisCount_ && separatedOnPair(i, Pair{kdop.upper[i], kdop.upper[i]}, Pair{kdop.lower[i], kdop.lower[i]});
+      if (separatedOnPair(i, loadSlabPair(kdop.upper, i), loadSlabPair(kdop.lower, i))) return true;
+    return i < axisCount_ &&
+           separatedOnPair(i, SlabPair{kdop.upper[i], kdop.upper[i]}, SlabPair{kdop.lower[i], kdop.lower[i]});
   }
 
  private:
-  using Pair = double __attribute__((vector_size(2 * sizeof(double))));
-  using UnalignedPair = double __attribute__((vector_size(2 * sizeof(double)), aligned(sizeof(double)), may_alias));
-  template <size_t N>
-  static Pair load(const std::array<double, N>& values, int i) {
-    return *reinterpret_cast<const UnalignedPair*>(&values[i]);
-  }
   // Per axis a: the components of R^T a, of |R^T a|, and a . t; one more entry, a copy of the
   // last axis's, for an odd last axis.
   using Values = std::array<double, kMaxKdopAxes + 1>;

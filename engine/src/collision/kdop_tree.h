@@ -28,12 +28,11 @@ class KdopTree {
   int k() const { return k_; }
   std::span<const Vec3> axes() const { return axes_; }
   int primitiveCount() const { return static_cast<int>(order_.size()); }
-  int leafSize() const { return leafSize_; }
 
   // Leaves hold a few primitives: the bottom levels of a one-per-leaf tree cost more node tests
   // than testing their primitives (jack against jack: 4 per leaf measured about twice as fast as
   // 1; docs/meshes.md). Queries report every primitive of a leaf they reach, so callers test the
-  // primitives exactly. (A mesh's tetrahedron tree uses larger leaves: MeshCollisionModel.)
+  // primitives exactly. (A mesh's triangle and tetrahedron trees use other sizes: MeshCollisionModel.)
   static constexpr int kDefaultLeafSize = 4;
   // No leaf lies deeper below the root than this, whatever the input (chooseSplit).
   static constexpr int kMaxDepth = 31;

@@ -16,9 +16,9 @@ namespace {
 // at its nearest surface point. The candidates are the vertices of the leaves that meet a leaf of
 // other's tetrahedra (grown by the margin) in the tandem traversal, kept only if the vertex itself
 // comes within the margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and
-// face planes): a pair of leaves holds 4 x 8 vertex / tetrahedron pairs of which few touch, and a
-// vertex near none of other's tetrahedra is neither inside other nor within the
-// margin of its surface (the surface triangles are faces of the tetrahedra), so the nearest-point
+// face planes): a pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch,
+// and a vertex near none of other's tetrahedra is neither inside other nor within the margin of its
+// surface (the surface triangles are faces of the tetrahedra), so the nearest-point
 // search that dominates the pair's cost would find nothing for it. Every candidate is then tested
 // exactly, so the contacts do not depend on how many more candidates a traversal proposes.
 // The traversal runs from the roots, or from `front` (MeshPairFronts). From the roots it returns 0

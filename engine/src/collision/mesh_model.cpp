@@ -100,10 +100,9 @@ bool MeshCollisionModel::contains(const Vec3& point) const {
   bool inside = false;
   tetrahedronTree_.forEachNear(point, 0.0, [&](int t) {
     if (inside) return;
-    // The leaves are large (16 tetrahedra) and the point lies in few of their kDOPs; a point in the
-    // tetrahedron is in its kDOP (grown by the slack, which covers rounding).
+    // The leaves are large (16 tetrahedra) and the point lies in few of their kDOPs.
     double unused;
-    if (!tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, roundingSlack_, unused)) return;
+    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, 0.0, unused)) return;
     const auto& [a, b, c, d] = geometry_->tetrahedra[t];
     inside = tetrahedronContains(point, vertices[a], vertices[b], vertices[c], vertices[d]);
   });

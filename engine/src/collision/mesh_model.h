@@ -25,27 +25,24 @@ class MeshCollisionModel {
   const KdopTree& triangleTree() const { return triangleTree_; }  // the surface's triangles
   const KdopTree& tetrahedronTree() const { return tetrahedronTree_; }
 
-  // False when the body-frame point is certainly farther than `distance` from tetrahedron t (its
-  // kDOP is), and then `bound` is a lower bound of the point's distance to the tetrahedron: a
-  // per-primitive test after a tree query that reports whole leaves. The slack covers rounding,
-  // so a point on the tetrahedron's boundary is never rejected.
-  // After the kDOP, the tetrahedron's own face planes: a thin, slanted tetrahedron (a funnel's
-  // wall) fills a small part of its kDOP.
-  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound) const {
-    if (tetrahedronBounds_[t].mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) {
-      bound = tetrahedronFaces_[t].distanceBound(point);
-      if (bound <= distance + roundingSlack_) return true;
-    }
+  // False when the body-frame point is certainly farther than `distance` from every tetrahedron
+  // that a kDOP over tetrahedronTree()'s axes holds (one tetrahedron's own, or a leaf's), and then
+  // `bound` is a lower bound of the point's distance to each of them. The slack covers rounding,
+  // so a point on a tetrahedron's boundary is never rejected.
+  bool mayBeNearTetrahedra(const Kdop& bounds, const Vec3& point, double distance, double& bound) const {
+    if (bounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
     bound -= roundingSlack_;
     return false;
   }
 
-  // The same test for all the tetrahedra of a leaf of tetrahedronTree() at once, against the
-  // leaf's kDOP (which holds theirs): false only if the point is farther than `distance` from
-  // every one of them, and then `bound` is a lower bound of its distance to each.
-  bool mayBeNearTetrahedra(const Kdop& leafBounds, const Vec3& point, double distance, double& bound) const {
-    if (leafBounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
-    bound -= roundingSlack_;
+  // The same for tetrahedron t alone: a per-primitive test after a tree query that reports whole
+  // leaves. After its kDOP, the tetrahedron's own face planes: a thin, slanted tetrahedron (a
+  // funnel's wall) fills a small part of its kDOP.
+  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound) const {
+    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, distance, bound)) return false;
+    const double faceBound = tetrahedronFaces_[t].distanceBound(point);
+    if (faceBound <= distance + roundingSlack_) return true;
+    bound = faceBound - roundingSlack_;
     return false;
   }
 
