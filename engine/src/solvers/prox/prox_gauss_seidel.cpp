@@ -308,8 +308,8 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
       scaledZ[i] = together ? z[1 + i] * g.frictionMetricSqrt[i] : 2.0;
       scaledAxes[i] = together ? axes[i] * g.frictionMetricSqrt[i] : 1.0;
     }
-    ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, together, x);
-    for (int i = 0; i < 3; ++i) next[1 + i] = together ? x[i] / g.frictionMetricSqrt[i] : next[1 + i];
+    ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, together, x, z + 1);
+    for (int i = 0; i < 3; ++i) next[1 + i] = together ? x[i] : next[1 + i];
     outside = outside && !together;
   }
   for (int l = 0; l < L; ++l) {
@@ -317,13 +317,14 @@ void ProxGaussSeidel::getIterate(Eigen::VectorXd& lambda) const {
     if (r.isDiagonal() && together[l]) {
       // The lone outside lane: proxEllipsoidInDiagonalMetric's search, here without the call
       // chain and its second inside test (about a tenth of the wall's updates take this path).
-      double scaledZ[3], scaledAxes[3], x[3];
+      double scaledZ[3], scaledAxes[3], unscaledZ[3], x[3];
       for (int i = 0; i < 3; ++i) {
-        scaledZ[i] = z[1 + i][l] * g.frictionMetricSqrt[i][l];
+        unscaledZ[i] = z[1 + i][l];
+        scaledZ[i] = unscaledZ[i] * g.frictionMetricSqrt[i][l];
         scaledAxes[i] = axes[i][l] * g.frictionMetricSqrt[i][l];
       }
-      ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, true, x);
-      for (int i = 0; i < 3; ++i) next[1 + i][l] = x[i] / g.frictionMetricSqrt[i][l];
+      ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, true, x, unscaledZ);
+      for (int i = 0; i < 3; ++i) next[1 + i][l] = x[i];
       continue;
     }
     const Vec3 projected = r.projectFriction(g.contact[l], Vec3(z[1][l], z[2][l], z[3][l]), Vec3(axes[0][l], axes[1][l], axes[2][l]));

@@ -9,13 +9,16 @@
 namespace contactlab {
 namespace {
 
-// Closest point on an ellipsoid (or ellipse, dims = 2) to an outside point (ellipsoid_search.h).
+// Closest point on an ellipsoid (or ellipse, dims = 2) to an outside point (ellipsoid_search.h);
+// `mapped` as there.
 template <int dims>
-Vec3 projectOutsidePoint(const Vec3& z, const Vec3& axes) {
+Vec3 projectOutsidePoint(const Vec3& z, const Vec3& axes, const Vec3& mapped) {
   Vec3 x = Vec3::Zero();
-  ellipsoid_search::projectOutsidePoint<dims>(z.data(), axes.data(), true, x.data());
+  ellipsoid_search::projectOutsidePoint<dims>(z.data(), axes.data(), true, x.data(), mapped.data());
   return x;
 }
+template <int dims>
+Vec3 projectOutsidePoint(const Vec3& z, const Vec3& axes) { return projectOutsidePoint<dims>(z, axes, z); }
 
 // Which coordinates have a positive semi-axis (the rest are pinned to zero), in a stable order;
 // written out because std::stable_partition allocates a buffer on every call.
@@ -92,8 +95,7 @@ Vec3 proxEllipsoidInDiagonalMetric(const Vec3& z, const Vec3& semiAxes, const Ve
   // proxEllipsoid sorts out flattened ellipsoids and extreme magnitudes.
   const double volumeSquared = semiAxes.prod() * semiAxes.prod();
   const bool decided = volumeSquared > 0.0 && volumeSquared <= std::numeric_limits<double>::max();
-  const Vec3 x = decided ? projectOutsidePoint<3>(scaledZ, scaledAxes) : proxEllipsoid(scaledZ, scaledAxes);
-  return x.cwiseQuotient(sqrtMetric);
+  return decided ? projectOutsidePoint<3>(scaledZ, scaledAxes, z) : proxEllipsoid(scaledZ, scaledAxes).cwiseQuotient(sqrtMetric);
 }
 
 Vec3 proxEllipsoid(const Vec3& z, const Vec3& semiAxes) {

@@ -1,0 +1,118 @@
+// The secular-equation root finder of ellipsoid_search.h against a bisection in long double, and
+// its vector form against its scalar form (the Gauss-Seidel sweep relies on both giving the same
+// bits, lane by lane).
+// The lanes here are 32-byte vectors in a baseline (SSE2) build: GCC warns that passing them
+// would change the ABI, which does not matter, since every function they reach is forced inline.
+#pragma GCC diagnostic ignored "-Wpsabi"
+
+#include "solvers/prox/ellipsoid_search.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+
+namespace contactlab::ellipsoid_search {
+namespace {
+
+using Lanes = double __attribute__((vector_size(4 * sizeof(double))));
+using LaneMask = std::int64_t __attribute__((vector_size(4 * sizeof(std::int64_t))));
+
+long double secular(const double (&c)[3], const double (&d)[3], long double t) {
+  long double s = 0.0L;
+  for (int i = 0; i < 3; ++i) s += c[i] / ((d[i] + t) * (d[i] + t));
+  return s;
+}
+
+// S(t) = 1 by 200 halvings of [low, high] in long double: a reference independent of the model.
+long double bisectedRoot(const double (&c)[3], const double (&d)[3], long double low, long double high) {
+  for (int i = 0; i < 200; ++i) {
+    const long double middle = 0.5L * (low + high);
+    (secular(c, d, middle) >= 1.0L ? low : high) = middle;
+  }
+  return high;
+}
+
+struct Problem {
+  double c[3], d[3], low, high;
+};
+
+// Problems shaped like the friction ellipsoid's after the unit-cube scaling: two tangential terms
+// with nearly equal d and a torsion term whose d is 1e-8..1 of theirs, magnitudes over many decades.
+Problem randomProblem(std::mt19937_64& random) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  Problem p{};
+  const double tangential = std::pow(10.0, -8.0 * unit(random));
+  p.d[0] = tangential;
+  p.d[1] = tangential * (1.0 + 0.1 * unit(random));
+  p.d[2] = tangential * std::pow(10.0, -8.0 * unit(random));
+  // S(0) between 1.01 and 1e6, shared out among the terms at random.
+  const double atZero = std::pow(10.0, 0.005 + 6.0 * unit(random));
+  double share[3], total = 0.0;
+  for (double& s : share) total += (s = std::pow(10.0, -6.0 * unit(random)));
+  for (int i = 0; i < 3; ++i) p.c[i] = atZero * share[i] / total * p.d[i] * p.d[i];
+  p.low = 0.0;
+  p.high = 1.0;
+  while (secular(p.c, p.d, p.high) >= 1.0L) p.high *= 2.0;
+  return p;
+}
+
+TEST(EllipsoidSearch, SecularRootMatchesABisectionWithinTheResolution) {
+  std::mt19937_64 random(7);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const Problem p = randomProblem(random);
+    const double t = secularRoot<3>(p.c, p.d, p.low, p.high, true, true);
+    const long double reference = bisectedRoot(p.c, p.d, p.low, p.high);
+    const double smallestD = std::min({p.d[0], p.d[1], p.d[2]});
+    // The end of the bracket with S < 1 (the projected point is then feasible; S < 1 as the search
+    // rounds it in double, so up to rounding here), within the resolution kRootTolerance *
+    // (t + min d_i) of the root.
+    ASSERT_LT(secular(p.c, p.d, t), 1.0L + 1e-14L) << "trial " << trial;
+    ASSERT_LE(std::abs(static_cast<long double>(t) - reference), 2.0 * kRootTolerance * (t + smallestD)) << "trial " << trial;
+  }
+}
+
+TEST(EllipsoidSearch, VectorLanesGiveTheScalarBits) {
+  std::mt19937_64 random(11);
+  for (int trial = 0; trial < 2000; ++trial) {
+    Problem p[4];
+    for (Problem& lane : p) lane = randomProblem(random);
+    // One lane in four at extreme magnitudes, where the shared reciprocal leaves its range and the
+    // lane divides term by term.
+    if (trial % 4 == 0)
+      for (int i = 0; i < 3; ++i) p[trial / 4 % 4].d[i] *= 1e-80, p[trial / 4 % 4].c[i] *= 1e-160;
+    Lanes c[3], d[3], low, high;
+    for (int l = 0; l < 4; ++l) {
+      for (int i = 0; i < 3; ++i) c[i][l] = p[l].c[i], d[i][l] = p[l].d[i];
+      low[l] = 0.0;
+      high[l] = p[l].high * (trial % 4 == 0 && l == trial / 4 % 4 ? 1e-80 : 1.0);
+    }
+    const LaneMask all = {-1, -1, -1, -1};
+    const Lanes roots = secularRoot<3>(c, d, low, high, true, all);
+    for (int l = 0; l < 4; ++l) {
+      const double scalar = secularRoot<3>(p[l].c, p[l].d, low[l], high[l], true, true);
+      ASSERT_EQ(roots[l], scalar) << "trial " << trial << " lane " << l;
+    }
+  }
+}
+
+TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheProductRange) {
+  const double e[3] = {3.0, 1e-3, 7.5};
+  double inverse[3];
+  reciprocals<3>(e, inverse);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(inverse[i], 1.0 / e[i], 4e-16 / e[i]);
+  // The product 1e-240 is out of range: plain divisions, so correctly rounded.
+  const double tiny[3] = {1e-80, 3e-80, 7e-80};
+  reciprocals<3>(tiny, inverse);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(inverse[i], 1.0 / tiny[i]);
+  // A zero element: 1/0 = inf for it, finite for the others (no 0 * inf = NaN).
+  const double withZero[3] = {2.0, 0.0, 4.0};
+  reciprocals<3>(withZero, inverse);
+  EXPECT_EQ(inverse[0], 0.5);
+  EXPECT_TRUE(std::isinf(inverse[1]));
+  EXPECT_EQ(inverse[2], 0.25);
+}
+
+}  // namespace
+}  // namespace contactlab::ellipsoid_search
