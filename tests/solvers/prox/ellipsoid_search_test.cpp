@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <random>
 
 namespace contactlab::ellipsoid_search {
@@ -112,6 +113,18 @@ TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheProductRang
   EXPECT_EQ(inverse[0], 0.5);
   EXPECT_TRUE(std::isinf(inverse[1]));
   EXPECT_EQ(inverse[2], 0.25);
+}
+
+TEST(EllipsoidSearch, UnitCubeScaleIsThePowerOfTwoBelowTheReciprocal) {
+  EXPECT_EQ(powerOfTwoBelowReciprocal(1.0), 0.5);
+  EXPECT_EQ(powerOfTwoBelowReciprocal(3.0), 0.25);
+  EXPECT_EQ(powerOfTwoBelowReciprocal(4.0), 0.125);
+  EXPECT_EQ(powerOfTwoBelowReciprocal(1e300), std::ldexp(1.0, -997));  // 2^996 <= 1e300 < 2^997
+  // At the top of the range it stays 2^-1022, so the scaled value stays below 4.
+  EXPECT_EQ(powerOfTwoBelowReciprocal(std::numeric_limits<double>::max()), std::ldexp(1.0, -1022));
+  const Lanes x = {1.0, 3.0, 1e300, std::numeric_limits<double>::max()};
+  const Lanes scale = powerOfTwoBelowReciprocal(x);
+  for (int l = 0; l < 4; ++l) EXPECT_EQ(scale[l], powerOfTwoBelowReciprocal(x[l])) << "lane " << l;
 }
 
 }  // namespace

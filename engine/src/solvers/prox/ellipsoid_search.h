@@ -29,7 +29,10 @@
 // instead of bisection's ~50 halvings) and returns the bracket end with S < 1, so the projected
 // point is feasible: a step that ends left of the root is followed by one evaluation just past it
 // to get that end. Results differ from the exact bisection in the last bits.
+#include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 namespace contactlab::ellipsoid_search {
 
@@ -98,6 +101,26 @@ CONTACTLAB_LANE_INLINE void reciprocals(const T* e, T* inverse) {
     for (int i = 0; i < n; ++i) inverse[i] = inRange ? inverse[i] : 1.0 / e[i];
 }
 
+// 2^-k for the k with 2^(k-1) <= x < 2^k, for x >= 1 (x times it is in [1/2, 1), exactly), from
+// x's exponent bits; for x >= 2^1022 it stays 2^-1022, so x times it is below 4.
+template <class T>
+CONTACTLAB_LANE_INLINE T powerOfTwoBelowReciprocal(T x) {
+  constexpr std::uint64_t kExponentMask = 0x7ff0000000000000, kLargestExponent = std::uint64_t{2044} << 52;
+  constexpr std::uint64_t kBiasTwice = std::uint64_t{2045} << 52;
+  if constexpr (sizeof(T) == sizeof(double)) {
+    const std::uint64_t exponent = std::min(std::bit_cast<std::uint64_t>(x) & kExponentMask, kLargestExponent);
+    return std::bit_cast<double>(kBiasTwice - exponent);
+  } else {
+    static_assert(sizeof(T) == 4 * sizeof(double), "the sweep's lanes");
+    using Bits = std::uint64_t __attribute__((vector_size(4 * sizeof(std::uint64_t))));
+    // A cast between vector types of one size keeps the bits (GCC's vector extension); it is not
+    // a conversion.
+    Bits exponent = (Bits)x & kExponentMask;
+    exponent = exponent < kLargestExponent ? exponent : kLargestExponent;
+    return (T)(kBiasTwice - exponent);
+  }
+}
+
 template <class T>
 struct SecularValue {
   T s;          // S(t)
@@ -129,17 +152,15 @@ template <int n, class T, class Mask>
 CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool useModel, Mask active) {
   // S(t) >= sum over any subset I of c_i / (max_I d_j + t)^2, so the root is at least
   // sqrt(sum_I c_i) - max_I d_j: a start left of the root, close to it when the subset's terms
-  // dominate. The subsets taken: each term alone (a torsion term dominating, for a contact spinning
-  // against mu_tau), the first two together (the friction ellipsoid's tangential axes, whose d_i
-  // differ only by the metric) and all three. Starting from the best single term only, the pyramid
-  // took 3.7 evaluations per search instead of 3.2.
-  T smallestD = d[0], start = low;
-  for (int i = 0; i < n; ++i) {
-    smallestD = smaller(smallestD, d[i]);
-    start = larger(start, squareRoot(c[i]) - d[i]);
-  }
-  if constexpr (n >= 2) start = larger(start, squareRoot(c[0] + c[1]) - larger(d[0], d[1]));
-  if constexpr (n == 3) start = larger(start, squareRoot(c[0] + c[1] + c[2]) - larger(larger(d[0], d[1]), d[2]));
+  // dominate. The subsets taken: the leading n - 1 terms (the friction ellipsoid's tangential axes,
+  // whose d_i differ only by the metric), the last alone (the torsion term, dominating for a contact
+  // spinning against mu_tau) and all n. On the pyramid this start took 3.2 evaluations per search,
+  // as every subset did, and the best single term 3.7.
+  T smallestD = d[0], leading = c[0], leadingD = d[0];
+  for (int i = 1; i < n; ++i) smallestD = smaller(smallestD, d[i]);
+  for (int i = 1; i < n - 1; ++i) leading += c[i], leadingD = larger(leadingD, d[i]);
+  T start = larger(low, larger(squareRoot(leading) - leadingD, squareRoot(c[n - 1]) - d[n - 1]));
+  if constexpr (n >= 2) start = larger(start, squareRoot(leading + c[n - 1]) - larger(leadingD, d[n - 1]));
   smallestD = larger(smallestD, T{});
   auto resolution = [&](T t) __attribute__((always_inline)) { return kRootTolerance * (t + smallestD) + 1e-300; };
   T t = !useModel ? 0.5 * (low + high) : start < high ? start : low;
@@ -214,19 +235,20 @@ CONTACTLAB_LANE_INLINE T ellipsoidRootFunction(T t, const T* z, const T* squared
 // (x = sqrt(G)^-1 (tK_y + I)^-1 sqrt(G) z), and so skips the divisions that undo the substitution.
 template <int dims, class T, class Mask>
 CONTACTLAB_LANE_INLINE void projectOutsidePoint(const T* zIn, const T* axesIn, Mask active, T* x, const T* mapped = nullptr) {
-  // eq. 37: scale so every axis and coordinate is at most one.
+  // eq. 37: scale so every axis and coordinate is at most one, by a power of two (exact, and no
+  // division on the way to the first evaluation).
   T largest = T{} + 1.0;
   for (int i = 0; i < dims; ++i) largest = larger(largest, magnitude(axesIn[i]));
   for (int i = 0; i < dims; ++i) largest = larger(largest, magnitude(zIn[i]));
-  const T scale = 1.0 / largest;
+  const T scale = powerOfTwoBelowReciprocal(largest);
   T z[dims], squaredAxes[dims], weights[dims];
-  T largestAxis{}, zSquaredNorm{};
+  T largestAxis{}, zBound{};
   for (int i = 0; i < dims; ++i) {
     z[i] = zIn[i] * scale;
     const T axis = axesIn[i] * scale;
     squaredAxes[i] = axis * axis;
     largestAxis = larger(largestAxis, axis);
-    zSquaredNorm += z[i] * z[i];
+    zBound += magnitude(z[i]);
   }
 
   // eq. 36 and the expansion t_max = alpha^k t_guess with alpha = 1.5 until g(t_max) < 0.
@@ -234,11 +256,11 @@ CONTACTLAB_LANE_INLINE void projectOutsidePoint(const T* zIn, const T* axesIn, M
   // (1 + a_max / |z|)^-2 when a_max <= |z| (each term grows with a_i^2 <= t) and below 1/4 otherwise
   // (a_i^2 z_i^2 / (a_i^2 + t)^2 <= z_i^2 / 4t). So g < 0 holds by a margin of about 2 a_max / |z|,
   // far above rounding unless a_max / |z| is below kExpansionNeeded: only then is g evaluated and t
-  // expanded.
+  // expanded. |z| is taken as its bound |z|_1 (no square root): S falls with t, so the margin only
+  // grows, and a_max >= kExpansionNeeded |z|_1 implies a_max >= kExpansionNeeded |z|.
   constexpr double kExpansion = 1.5, kExpansionNeeded = 1e-12;
-  const T zNorm = squareRoot(zSquaredNorm);
-  T tLow{}, tHigh = larger(largestAxis * zNorm, T{} + 1e-300);
-  for (Mask expand = active && largestAxis < kExpansionNeeded * zNorm; anyOf(expand);) {
+  T tLow{}, tHigh = larger(largestAxis * zBound, T{} + 1e-300);
+  for (Mask expand = active && largestAxis < kExpansionNeeded * zBound; anyOf(expand);) {
     expand = expand && ellipsoidRootFunction<dims>(tHigh, z, squaredAxes) >= 0.0;
     tLow = expand ? tHigh : tLow;
     tHigh = expand ? tHigh * kExpansion : tHigh;
