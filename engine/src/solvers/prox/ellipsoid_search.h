@@ -170,7 +170,14 @@ CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool
     const Mask beforeRoot = v.s >= 1.0;
     low = active && beforeRoot ? t : low;
     high = active && !beforeRoot ? t : high;
+    // Done when the bracket is within the resolution, or, from the right, when convexity (all
+    // d_i > 0) puts the root within it: S(t - resolution) >= S(t) + 2 resolution slope(t) >= 1.
+    // That test needs no step, so the last evaluation of most searches (the aimed one below) ends
+    // here, before the square root and the division of a step.
     Mask done = high - low <= resolution(high);
+    if (useModel) done = done || (!beforeRoot && v.s + 2.0 * resolution(t) * v.slope >= 1.0);
+    active = active && !done;
+    if (!anyOf(active)) break;
     T next = 0.5 * (low + high);
     if (useModel) {
       // The model's root: with slope = -S'/2 and curvature = S''/6, the fit has p + t =
@@ -186,30 +193,30 @@ CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool
       const Mask noModel = !(discriminant > 0.0);
       if (anyOf(noModel)) step = noModel ? v.s * (squareRoot(v.s) - 1.0) / v.slope : step;  // Newton on S^(-1/2) - 1
       const Mask converged = magnitude(step) <= resolution(t);
-      // Converged. From the right, high = t is within |step| of the root: done. From the left, look
-      // just past the root (further each time, as S may be flat there to rounding) so that high
-      // lands within the resolution.
-      done = done || (converged && !beforeRoot);
+      // Converged. From the right, high = t is within |step| of the root: done (where rounding kept
+      // the test above from saying so). From the left, look just past the root (further each time,
+      // as S may be flat there to rounding) so that high lands within the resolution.
+      active = active && !(converged && !beforeRoot);
       const Mask lookPast = converged && beforeRoot;
       pastOffset = lookPast ? larger(larger(2.0 * magnitude(step), 16.0 * pastOffset), 1e-3 * resolution(t)) : pastOffset;
       next = lookPast && t + pastOffset < high ? t + pastOffset : next;
       // Not converged: the model's (or Newton's) point when it is inside the bracket, else the
       // midpoint. Close to the root a step lands within about 2 step^2 / (t + min d_i) of it
       // (Newton, quadratic) or far closer (the model, which matches S to second order and so
-      // converges cubically, like Halley's method: steps of 1e-3 (t + min d_i) land well within the resolution on the pyramid and the
-      // wall). Once that is below half the resolution (|step| <= 5e-7 (t + min d_i) for Newton),
-      // aim half a resolution past the point at once; the evaluation there then ends the search
-      // (S < 1, and the step back is within the resolution) instead of first confirming the point.
-      // If the aim falls short, or lands further past than the resolution, the search goes on.
+      // converges cubically, like Halley's method: on the pyramid and the wall, steps of up to
+      // 1e-3 (t + min d_i) land within the resolution). Once that is below half the resolution
+      // (|step| <= 5e-7 (t + min d_i) for Newton), aim half a resolution past the point at once;
+      // the evaluation there then ends the search (S < 1 within the resolution of the root)
+      // instead of first confirming the point. If the aim falls short, or lands further past than
+      // the resolution, the search goes on.
       const T newPoint = t + step;
       const Mask inBracket = !converged && newPoint > low && newPoint < high;
       const T aimed = newPoint + 0.501 * resolution(newPoint);
       const T aimLimit = noModel ? T{} + 5e-7 : T{} + 1e-3;
       const Mask aim = inBracket && magnitude(step) <= aimLimit * (t + smallestD) && aimed < high;
       next = inBracket ? (aim ? aimed : newPoint) : next;
+      if (!anyOf(active)) break;
     }
-    active = active && !done;
-    if (!anyOf(active)) break;
     t = active ? next : t;
   }
   return high;
