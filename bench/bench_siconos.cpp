@@ -42,7 +42,8 @@ constexpr const char* kHelp =
     "\n"
     "Solves each Siconos FC3D problem file (default: every *.dat in --dir) with contactlab's prox-gs (local\n"
     "and global r-factor; local as a block Gauss-Seidel: at most 10 proximal steps per contact and sweep,\n"
-    "local tolerance 0.01; and with each contact's local problem solved exactly, NSGS's sweep), prox-jacobi (local) and the box-friction pgs, psor, pgs-sm and\n"
+    "local tolerance 0.01; with each contact's local problem solved exactly, NSGS's sweep; and local with a\n"
+    "subspace step every 50 sweeps), prox-jacobi (local) and the box-friction pgs, psor, pgs-sm and\n"
     "modulus-gs (which stop on their own merit), and with Siconos Numerics' fc3d_nsgs and fc3d_proximal\n"
     "(its default options otherwise), all from zero impulses, tolerance 1e-8, at most 10000 iterations.\n"
     "Prints per file and solver: iterations, converged, the natural-map residual / (1 + ||q||) of the\n"
@@ -147,10 +148,14 @@ struct SiconosProblem {
 constexpr int kBlockLocalIterations = 10;
 constexpr double kBlockLocalTolerance = 0.01;
 enum class LocalSolve { OneStep, ProximalSteps, Exact };
+// The row "prox-gs local subspace": a subspace step every kSubspaceInterval sweeps
+// (SolverSettings::proxSubspaceInterval; docs/fc3d.md has the intervals tried).
+constexpr int kSubspaceInterval = 50;
 
 Outcome solveOurs(const DelassusProblem& problem, ContactSolver& solver, RFactorStrategy rFactor,
-                  LocalSolve local = LocalSolve::OneStep) {
+                  LocalSolve local = LocalSolve::OneStep, int subspaceInterval = 0) {
   SolverSettings settings;
+  settings.proxSubspaceInterval = subspaceInterval;
   settings.proxLocalIterations = local == LocalSolve::ProximalSteps ? kBlockLocalIterations : 1;
   settings.proxLocalTolerance = kBlockLocalTolerance;
   settings.proxExactLocalSolve = local == LocalSolve::Exact;
@@ -247,6 +252,8 @@ int benchSiconos(const std::vector<std::string_view>& args) {
          [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::ProximalSteps); }},
         {"prox-gs local exact", Role::ProxGs,
          [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::Exact); }},
+        {"prox-gs local subspace", Role::ProxGs,
+         [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::OneStep, kSubspaceInterval); }},
         {"prox-jacobi local", Role::Other, [&] { return solveOurs(ours, *proxJacobi, RFactorStrategy::Local); }},
         {"siconos nsgs", Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_NSGS); }},
         {"siconos prox", Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_PROX); }},

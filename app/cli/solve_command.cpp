@@ -21,6 +21,7 @@ struct SolveOptions {
   int localIterations = 1;
   double localTolerance = 0.1;
   bool exactLocalSolve = false;
+  int subspaceInterval = 0;
   std::string out;
 };
 
@@ -50,6 +51,9 @@ constexpr const char* kSolveHelp =
     "                              sticking, or sliding by the roots of a quartic): the block Gauss-Seidel of\n"
     "                              Siconos' NSGS, no r-factor used; prox takes --local-iter proximal steps\n"
     "                              (default prox)\n"
+    "  --subspace K                prox-gs, prox-jacobi: every K sweeps a subspace step, the contact states\n"
+    "                              (separating, sticking, sliding) solved as linear equations at once, kept\n"
+    "                              when its residual is smaller (default 0: never; docs/fc3d.md)\n"
     "  --out FILE                  CSV of the solution: contact,r_n,r_t1,r_t2,u_n,u_t1,u_t2 (u = W r + q)\n"
     "  --help                      show this help\n"
     "\n"
@@ -87,7 +91,7 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     const std::string_view name = arg.substr(0, equals);
     std::string_view value;
     if (name != "--solver" && name != "--rfactor" && name != "--tol" && name != "--max-iter" && name != "--out" &&
-        name != "--local-iter" && name != "--local-tol" && name != "--local-solve")
+        name != "--local-iter" && name != "--local-tol" && name != "--local-solve" && name != "--subspace")
       throw UsageError("unknown flag " + std::string(name));
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
     else if (i + 1 < args.size()) value = args[++i];
@@ -99,6 +103,7 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     else if (name == "--max-iter") o.maxIterations = wholeNumber(name, value, 1);
     else if (name == "--local-iter") o.localIterations = wholeNumber(name, value, 1);
     else if (name == "--local-tol") o.localTolerance = positiveNumber(name, value);
+    else if (name == "--subspace") o.subspaceInterval = wholeNumber(name, value, 0);
     else if (name == "--local-solve") {
       if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + quoted(value));
       o.exactLocalSolve = value == "exact";
@@ -128,6 +133,7 @@ int solveCommand(Args args) {
   settings.proxLocalIterations = options->localIterations;
   settings.proxLocalTolerance = options->localTolerance;
   settings.proxExactLocalSolve = options->exactLocalSolve;
+  settings.proxSubspaceInterval = options->subspaceInterval;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
@@ -138,6 +144,8 @@ int solveCommand(Args args) {
   std::string solverLabel =
       usesRFactor ? options->solver + " (" + rFactorName(options->rFactor) + " r-factor)" : options->solver;
   if (options->exactLocalSolve && options->solver == "prox-gs") solverLabel += ", exact local solves";
+  if (options->subspaceInterval > 0 && (options->solver == "prox-gs" || options->solver == "prox-jacobi"))
+    solverLabel += ", subspace step every " + std::to_string(options->subspaceInterval) + " sweeps";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
               solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
               report.naturalMapResidual, report.seconds);

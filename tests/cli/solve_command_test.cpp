@@ -146,13 +146,24 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
   for (const auto& [flags, mention] : std::vector<std::pair<std::string, std::string>>{
            {"--tol -1", "--tol"}, {"--max-iter x", "--max-iter"}, {"--solver nope", "--solver"},
            {"--rfactor fast", "--rfactor"}, {"--frobnicate 1", "--frobnicate"},
-           {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}, {"--local-solve fast", "--local-solve"}}) {
+           {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}, {"--local-solve fast", "--local-solve"},
+           {"--subspace -1", "--subspace"}, {"--subspace often", "--subspace"}}) {
     result = runCli("solve " + good + " " + flags);
     EXPECT_EQ(result.exitCode, 2) << flags << ": " << result.output;
     EXPECT_NE(result.output.find(mention), std::string::npos) << result.output;
   }
   EXPECT_EQ(runCli("solve").exitCode, 2);
   std::filesystem::remove_all(dir);
+}
+
+TEST(SolveCommand, SubspaceStepsSolveTheStack) {
+  // BoxesStack1 to Siconos PROX's residual (1.15e-9) through the CLI; the label says how.
+  const CliResult result = runCli("solve '" + test::fc3dPath("BoxesStack1-i100000-32.hdf5.dat") +
+                                  "' --rfactor local --subspace 50 --tol 1e-9");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("subspace step every 50 sweeps"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find(", converged,"), std::string::npos) << result.output;
+  EXPECT_LE(residualOf(result.output), 1e-9) << result.output;
 }
 
 TEST(SolveCommand, DumpedSceneProblemsReadBack) {

@@ -51,6 +51,14 @@ struct SolverSettings {
   // is no back-tracking: as for PGS's fixed R, only a non-finite merit stops the solve (at the best
   // iterate).
   bool proxExactLocalSolve = false;
+  // prox-gs and prox-jacobi on Delassus problems: every this many sweeps (0: never), a subspace
+  // step (solvers/prox/subspace_step.h): the contact states of the iterate (separating, sticking,
+  // sliding) turned into linear equations and solved at once, as PGS-SM's subspace minimization
+  // does for box friction. It replaces the iterate when its natural-map residual is smaller, and
+  // ends the solve when that is below naturalMapTolerance. It costs a dense solve of up to three
+  // unknowns per contact, so it pays on small, stiff problems (a resting stack) and not on large
+  // ones. Ignored by the body-space sweeps.
+  int proxSubspaceInterval = 0;
 
   // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR
   // converges for any omega in (0, 2) on an LCP with a symmetric positive definite A (Cottle, Pang

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "core/stage_timer.h"
 #include "solvers/natural_map.h"
+#include "solvers/prox/subspace_step.h"
 
 namespace contactlab {
 
@@ -26,6 +28,8 @@ struct ProxSolver::BodySpaceIteration {
     solver.getIterate(scratch);
     return naturalMapResidual(problem, scratch);
   }
+  static constexpr bool kHasSubspaceStep = false;  // it needs W, which body space never forms
+  double subspaceStep(Eigen::VectorXd&) { return std::numeric_limits<double>::infinity(); }
 };
 
 struct ProxSolver::DelassusIteration {
@@ -45,6 +49,19 @@ struct ProxSolver::DelassusIteration {
   double naturalMap(Eigen::VectorXd& scratch) const {
     sweeper.getIterate(scratch);
     return naturalMapResidual(problem, scratch);
+  }
+  // SolverSettings::proxSubspaceInterval: the iterate becomes the subspace step's candidate when
+  // that has the smaller natural-map residual; returns the residual of the iterate kept.
+  static constexpr bool kHasSubspaceStep = true;
+  Eigen::MatrixXd denseW{};
+  Eigen::VectorXd candidate{};
+  double subspaceStep(Eigen::VectorXd& scratch) {
+    if (denseW.size() == 0) denseW = problem.denseW();
+    const double current = naturalMap(scratch);
+    const double stepped = contactlab::subspaceStep(problem, denseW, scratch, candidate);
+    if (!(stepped < current)) return current;
+    sweeper.setIterate(candidate);
+    return stepped;
   }
 };
 
@@ -114,6 +131,18 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
       iteration.keepBestIterate();
     }
     report.residual = merit;
+    if constexpr (std::remove_reference_t<Iteration>::kHasSubspaceStep) {
+      // Not for the box solvers, whose problem is not the Coulomb one the step solves.
+      const bool coulomb = delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
+      if (coulomb && settings.proxSubspaceInterval > 0 && report.iterations % settings.proxSubspaceInterval == 0) {
+        const double error = iteration.subspaceStep(scratch_);
+        iteration.keepBestIterate();  // the better of the two: a later roll-back returns here
+        if (stopOnNaturalMap && error < settings.naturalMapTolerance) {
+          report.convergence = Convergence::Absolute;
+          break;
+        }
+      }
+    }
     const Convergence test = stoppingTest(settings, previousMerit, merit);
     previousMerit = merit;
     if (stopOnNaturalMap) {
