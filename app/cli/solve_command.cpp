@@ -122,6 +122,9 @@ int solveCommand(Args args) {
   std::unique_ptr<ContactSolver> solver = makeSolver(options->solver);
   if (!solver->acceptsDelassus())
     throw UsageError("--solver " + options->solver + ": needs bodies; a problem file gives only W, q and mu");
+  const bool takesSubspaceSteps = options->solver == "prox-gs" || options->solver == "prox-jacobi";
+  if (options->subspaceInterval > 0 && !takesSubspaceSteps)
+    throw UsageError("--subspace: only prox-gs and prox-jacobi take subspace steps, not " + options->solver);
   const DelassusProblem problem = readFc3dFile(options->file);
   SolverSettings settings;
   settings.solver = options->solver;
@@ -144,7 +147,7 @@ int solveCommand(Args args) {
   std::string solverLabel =
       usesRFactor ? options->solver + " (" + rFactorName(options->rFactor) + " r-factor)" : options->solver;
   if (options->exactLocalSolve && options->solver == "prox-gs") solverLabel += ", exact local solves";
-  if (options->subspaceInterval > 0 && (options->solver == "prox-gs" || options->solver == "prox-jacobi"))
+  if (options->subspaceInterval > 0)
     solverLabel += ", subspace step every " + std::to_string(options->subspaceInterval) + " sweeps";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
               solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,

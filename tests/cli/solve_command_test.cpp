@@ -147,7 +147,8 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
            {"--tol -1", "--tol"}, {"--max-iter x", "--max-iter"}, {"--solver nope", "--solver"},
            {"--rfactor fast", "--rfactor"}, {"--frobnicate 1", "--frobnicate"},
            {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}, {"--local-solve fast", "--local-solve"},
-           {"--subspace -1", "--subspace"}, {"--subspace often", "--subspace"}}) {
+           {"--subspace -1", "--subspace"}, {"--subspace often", "--subspace"},
+           {"--solver pgs --subspace 50", "--subspace"}}) {
     result = runCli("solve " + good + " " + flags);
     EXPECT_EQ(result.exitCode, 2) << flags << ": " << result.output;
     EXPECT_NE(result.output.find(mention), std::string::npos) << result.output;

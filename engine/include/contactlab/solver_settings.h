@@ -55,8 +55,8 @@ struct SolverSettings {
   // step (solvers/prox/subspace_step.h): the contact states of the iterate (separating, sticking,
   // sliding) turned into linear equations and solved at once, as PGS-SM's subspace minimization
   // does for box friction. It replaces the iterate when its natural-map residual is smaller, and
-  // ends the solve when that is below naturalMapTolerance. It costs a dense solve of up to three
-  // unknowns per contact, so it pays on small, stiff problems (a resting stack) and not on large
+  // ends the solve when that is below naturalMapTolerance. It costs a dense solve of up to four
+  // unknowns per contact (three without torsion), so it pays on small, stiff problems (a resting stack) and not on large
   // ones. Ignored by the body-space sweeps.
   int proxSubspaceInterval = 0;
 

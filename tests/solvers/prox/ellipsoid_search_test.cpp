@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "solvers/prox/prox_operators.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -82,12 +84,12 @@ TEST(EllipsoidSearch, VectorLanesGiveTheScalarBits) {
     // One lane in four at extreme magnitudes, where the shared reciprocal leaves its range and the
     // lane divides term by term.
     if (trial % 4 == 0)
-      for (int i = 0; i < 3; ++i) p[trial / 4 % 4].d[i] *= 1e-80, p[trial / 4 % 4].c[i] *= 1e-160;
+      for (int i = 0; i < 3; ++i) p[trial / 4 % 4].d[i] *= 1e-110, p[trial / 4 % 4].c[i] *= 1e-220;
     Lanes c[3], d[3], low, high;
     for (int l = 0; l < 4; ++l) {
       for (int i = 0; i < 3; ++i) c[i][l] = p[l].c[i], d[i][l] = p[l].d[i];
       low[l] = 0.0;
-      high[l] = p[l].high * (trial % 4 == 0 && l == trial / 4 % 4 ? 1e-80 : 1.0);
+      high[l] = p[l].high * (trial % 4 == 0 && l == trial / 4 % 4 ? 1e-110 : 1.0);
     }
     const LaneMask all = {-1, -1, -1, -1};
     const Lanes roots = secularRoot<3>(c, d, low, high, true, all);
@@ -98,13 +100,61 @@ TEST(EllipsoidSearch, VectorLanesGiveTheScalarBits) {
   }
 }
 
-TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheProductRange) {
+// The sweep's use: points outside ellipsoids in a diagonal metric sqrt(G) = m, searched on the
+// substituted problem (m z, m a) and mapped back to the unsubstituted z, with one lane inactive.
+// Each active lane gives the scalar search's bits and the general-metric projection's point.
+template <int dims>
+void checkProjectionLanes(std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 500; ++trial) {
+    Lanes z[dims], axes[dims], scaledZ[dims], scaledAxes[dims], x[dims];
+    Vec3 laneZ[4], laneAxes[4], laneMetric[4];
+    for (int l = 0; l < 4; ++l) {
+      const double normal = std::pow(10.0, 4.0 * unit(random) - 2.0);  // lambda_n over four decades
+      laneAxes[l] = Vec3(0.75 * normal, 0.75 * normal, dims == 3 ? 0.01 * normal : 0.0);
+      laneMetric[l] = Vec3(std::pow(10.0, unit(random)), std::pow(10.0, unit(random)), std::pow(10.0, unit(random)));
+      do {  // outside the ellipsoid
+        laneZ[l] = Vec3(unit(random) - 0.5, unit(random) - 0.5, dims == 3 ? 0.02 * (unit(random) - 0.5) : 0.0) * 4.0 * normal;
+      } while (laneZ[l].head<dims>().cwiseQuotient(laneAxes[l].head<dims>()).squaredNorm() <= 1.0);
+      for (int i = 0; i < dims; ++i) {
+        z[i][l] = laneZ[l][i];
+        axes[i][l] = laneAxes[l][i];
+        scaledZ[i][l] = laneZ[l][i] * laneMetric[l][i];
+        scaledAxes[i][l] = laneAxes[l][i] * laneMetric[l][i];
+      }
+    }
+    const int inactive = trial % 4;
+    LaneMask active = {-1, -1, -1, -1};
+    active[inactive] = 0;
+    projectOutsidePoint<dims>(scaledZ, scaledAxes, active, x, z);
+    for (int l = 0; l < 4; ++l) {
+      if (l == inactive) continue;
+      double sz[dims], sa[dims], lz[dims], lx[dims];
+      for (int i = 0; i < dims; ++i) sz[i] = scaledZ[i][l], sa[i] = scaledAxes[i][l], lz[i] = z[i][l];
+      projectOutsidePoint<dims>(sz, sa, true, lx, lz);
+      const Mat3 metric = laneMetric[l].cwiseProduct(laneMetric[l]).asDiagonal();
+      const Vec3 reference = proxEllipsoidInMetric(laneZ[l], laneAxes[l], metric);
+      for (int i = 0; i < dims; ++i) {
+        ASSERT_EQ(x[i][l], lx[i]) << "trial " << trial << " lane " << l;
+        ASSERT_NEAR(x[i][l], reference[i], 1e-9 * laneAxes[l][0]) << "trial " << trial << " lane " << l;
+      }
+    }
+  }
+}
+
+TEST(EllipsoidSearch, ProjectionLanesGiveTheScalarBitsAndTheMetricProjection) {
+  checkProjectionLanes<3>(13);
+  checkProjectionLanes<2>(17);
+}
+
+TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheirRange) {
   const double e[3] = {3.0, 1e-3, 7.5};
   double inverse[3];
   reciprocals<3>(e, inverse);
   for (int i = 0; i < 3; ++i) EXPECT_NEAR(inverse[i], 1.0 / e[i], 4e-16 / e[i]);
-  // The product 1e-240 is out of range: plain divisions, so correctly rounded.
-  const double tiny[3] = {1e-80, 3e-80, 7e-80};
+  // Below 1e-100 (where the product would underflow): plain divisions, so correctly rounded.
+  const double tiny[3] = {1e-120, 3e-120, 7e-120};
   reciprocals<3>(tiny, inverse);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(inverse[i], 1.0 / tiny[i]);
   // A zero element: 1/0 = inf for it, finite for the others (no 0 * inf = NaN).
@@ -113,6 +163,10 @@ TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheProductRang
   EXPECT_EQ(inverse[0], 0.5);
   EXPECT_TRUE(std::isinf(inverse[1]));
   EXPECT_EQ(inverse[2], 0.25);
+  // In range one by one although a partial product would overflow: 1e-300 is out of range.
+  const double spread[3] = {1e-300, 1e160, 1e160};
+  reciprocals<3>(spread, inverse);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(inverse[i], 1.0 / spread[i]);
 }
 
 TEST(EllipsoidSearch, UnitCubeScaleIsThePowerOfTwoBelowTheReciprocal) {

@@ -81,9 +81,9 @@ CONTACTLAB_LANE_INLINE bool anyOf(Mask mask) {
 // The sweep's search is bound by the divider (its divisions were about half of the pyramid's step,
 // perf on 835ee57), and the products cost a few multiplications; each reciprocal is then within
 // a few ulps instead of half an ulp, which the search's tolerance (kRootTolerance) is far above.
-// Where the product leaves [1e-200, 1e200] (a zero or negative e_i, extreme magnitudes) an element
-// takes the plain divisions instead; each element's result depends on its own values only, so a
-// vector lane gives the bits the scalar search gives.
+// The signs do not matter. An element with some |e_i| outside [1e-100, 1e100] (a zero among them),
+// where a product could overflow or underflow, takes the plain divisions instead; each element's
+// result depends on its own values only, so a vector lane gives the bits the scalar search gives.
 template <int n, class T>
 CONTACTLAB_LANE_INLINE void reciprocals(const T* e, T* inverse) {
   T before[n];  // before[i] = e_0 ... e_{i-1}
@@ -96,7 +96,8 @@ CONTACTLAB_LANE_INLINE void reciprocals(const T* e, T* inverse) {
     inverse[i] = before[i] * after * inverseProduct;
     after *= e[i];
   }
-  const auto inRange = magnitude(product) >= 1e-200 && magnitude(product) <= 1e200;
+  auto inRange = magnitude(e[0]) >= 1e-100 && magnitude(e[0]) <= 1e100;
+  for (int i = 1; i < n; ++i) inRange = inRange && magnitude(e[i]) >= 1e-100 && magnitude(e[i]) <= 1e100;
   if (anyOf(!inRange))
     for (int i = 0; i < n; ++i) inverse[i] = inRange ? inverse[i] : 1.0 / e[i];
 }
@@ -242,8 +243,8 @@ CONTACTLAB_LANE_INLINE T ellipsoidRootFunction(T t, const T* z, const T* squared
 // (x = sqrt(G)^-1 (tK_y + I)^-1 sqrt(G) z), and so skips the divisions that undo the substitution.
 template <int dims, class T, class Mask>
 CONTACTLAB_LANE_INLINE void projectOutsidePoint(const T* zIn, const T* axesIn, Mask active, T* x, const T* mapped = nullptr) {
-  // eq. 37: scale so every axis and coordinate is at most one, by a power of two (exact, and no
-  // division on the way to the first evaluation).
+  // eq. 37: scale so every axis and coordinate is below one (the largest lands in [1/2, 1); below 4
+  // past 2^1022), by a power of two: exact, and no division on the way to the first evaluation.
   T largest = T{} + 1.0;
   for (int i = 0; i < dims; ++i) largest = larger(largest, magnitude(axesIn[i]));
   for (int i = 0; i < dims; ++i) largest = larger(largest, magnitude(zIn[i]));

@@ -29,7 +29,6 @@ struct ProxSolver::BodySpaceIteration {
     return naturalMapResidual(problem, scratch);
   }
   static constexpr bool kHasSubspaceStep = false;  // it needs W, which body space never forms
-  double subspaceStep(Eigen::VectorXd&) { return std::numeric_limits<double>::infinity(); }
 };
 
 struct ProxSolver::DelassusIteration {
@@ -51,17 +50,21 @@ struct ProxSolver::DelassusIteration {
     return naturalMapResidual(problem, scratch);
   }
   // SolverSettings::proxSubspaceInterval: the iterate becomes the subspace step's candidate when
-  // that has the smaller natural-map residual; returns the residual of the iterate kept.
+  // that has the smaller natural-map residual.
   static constexpr bool kHasSubspaceStep = true;
   Eigen::MatrixXd denseW{};
   Eigen::VectorXd candidate{};
-  double subspaceStep(Eigen::VectorXd& scratch) {
+  struct SubspaceOutcome {
+    bool replaced;
+    double naturalMap;  // of the iterate kept
+  };
+  SubspaceOutcome subspaceStep(Eigen::VectorXd& scratch) {
     if (denseW.size() == 0) denseW = problem.denseW();
     const double current = naturalMap(scratch);
-    const double stepped = contactlab::subspaceStep(problem, denseW, scratch, candidate);
-    if (!(stepped < current)) return current;
+    const double stepped = contactlab::subspaceStep(problem, denseW, scratch, settings.naturalMapTolerance, candidate);
+    if (!(stepped < current)) return {false, current};
     sweeper.setIterate(candidate);
-    return stepped;
+    return {true, stepped};
   }
 };
 
@@ -135,8 +138,13 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
       // Not for the box solvers, whose problem is not the Coulomb one the step solves.
       const bool coulomb = delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
       if (coulomb && settings.proxSubspaceInterval > 0 && report.iterations % settings.proxSubspaceInterval == 0) {
-        const double error = iteration.subspaceStep(scratch_);
-        iteration.keepBestIterate();  // the better of the two: a later roll-back returns here
+        const auto [replaced, error] = iteration.subspaceStep(scratch_);
+        if (replaced) {
+          // A new start, as at the top: a roll-back returns here, and divergence is judged against
+          // the sweeps from here on (the old iterate's small steps say nothing of this one's).
+          iteration.keepBestIterate();
+          bestMerit = previousMerit = std::numeric_limits<double>::infinity();
+        }
         if (stopOnNaturalMap && error < settings.naturalMapTolerance) {
           report.convergence = Convergence::Absolute;
           break;

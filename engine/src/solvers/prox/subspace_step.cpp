@@ -56,7 +56,7 @@ ActiveSet readStates(const DelassusProblem& problem, const Eigen::VectorXd& lamb
 }  // namespace
 
 double subspaceStep(const DelassusProblem& problem, const Eigen::MatrixXd& denseW, const Eigen::VectorXd& lambda,
-                    Eigen::VectorXd& candidate) {
+                    double tolerance, Eigen::VectorXd& candidate) {
   double best = std::numeric_limits<double>::infinity();
   Eigen::VectorXd current = lambda;
   for (int pass = 0; pass < kSubspacePasses; ++pass) {
@@ -91,6 +91,7 @@ double subspaceStep(const DelassusProblem& problem, const Eigen::MatrixXd& dense
       best = error;
       candidate = current;
     }
+    if (best < tolerance) break;
   }
   return best;
 }
