@@ -56,8 +56,8 @@ struct SolverSettings {
   // sliding) turned into linear equations and solved at once, as PGS-SM's subspace minimization
   // does for box friction. It replaces the iterate when its natural-map residual is smaller, and
   // ends the solve when that is below naturalMapTolerance. It costs a dense solve of up to four
-  // unknowns per contact (three without torsion), so it pays on small, stiff problems (a resting stack) and not on large
-  // ones. Ignored by the body-space sweeps.
+  // unknowns per contact (three without torsion), so it pays on small, stiff problems (a resting
+  // stack) and not on large ones. Ignored by the body-space sweeps and the box solvers.
   int proxSubspaceInterval = 0;
 
   // PSOR (solver "psor"): r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39). Projected SOR

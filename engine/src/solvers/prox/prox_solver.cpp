@@ -91,8 +91,11 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
   const bool adaptive = fixedScale <= 0.0;
   // The box solvers (PGS, PSOR) solve another problem than the Coulomb one, whose natural map need
   // not vanish at their solution: they stop on their own merit (SolverSettings::naturalMapTolerance).
-  const bool stopOnNaturalMap =
-      settings.naturalMapTolerance > 0.0 && delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
+  const bool coulombProblem = delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
+  const bool stopOnNaturalMap = settings.naturalMapTolerance > 0.0 && coulombProblem;
+  // SolverSettings::proxSubspaceInterval; not for the box solvers either: the step solves the
+  // Coulomb problem.
+  const bool subspaceSteps = settings.proxSubspaceInterval > 0 && coulombProblem;
   iteration.initialize(rFactors_, adaptive ? settings.rFactor : RFactorStrategy::Local);
   if (!adaptive) rFactors_.setScale(fixedScale);
   // Back-tracking changes R to tame a diverging sweep; a sweep that does not use R (exact local
@@ -135,19 +138,19 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
     }
     report.residual = merit;
     if constexpr (std::remove_reference_t<Iteration>::kHasSubspaceStep) {
-      // Not for the box solvers, whose problem is not the Coulomb one the step solves.
-      const bool coulomb = delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
-      if (coulomb && settings.proxSubspaceInterval > 0 && report.iterations % settings.proxSubspaceInterval == 0) {
+      if (subspaceSteps && report.iterations % settings.proxSubspaceInterval == 0) {
         const auto [replaced, error] = iteration.subspaceStep(scratch_);
-        if (replaced) {
-          // A new start, as at the top: a roll-back returns here, and divergence is judged against
-          // the sweeps from here on (the old iterate's small steps say nothing of this one's).
-          iteration.keepBestIterate();
-          bestMerit = previousMerit = std::numeric_limits<double>::infinity();
-        }
         if (stopOnNaturalMap && error < settings.naturalMapTolerance) {
           report.convergence = Convergence::Absolute;
           break;
+        }
+        if (replaced) {
+          // A new start, as at the top: a roll-back returns here, divergence is judged against the
+          // sweeps from here on, and this sweep's merit, which measured the replaced iterate, stops
+          // nothing.
+          iteration.keepBestIterate();
+          bestMerit = previousMerit = std::numeric_limits<double>::infinity();
+          continue;
         }
       }
     }

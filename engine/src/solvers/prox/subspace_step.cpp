@@ -77,7 +77,7 @@ double subspaceStep(const DelassusProblem& problem, const Eigen::MatrixXd& dense
       const Eigen::VectorXd column = denseW.middleCols<4>(4 * set.contact[j]) * set.weights[j];
       for (int i = 0; i < unknowns; ++i) a(i, j) = column[set.row[i]];
     }
-    const Eigen::VectorXd velocity = denseW * expand(x0) + problem.q;
+    const Eigen::VectorXd velocity = problem.velocities(expand(x0));
     Eigen::VectorXd residual(unknowns);
     for (int i = 0; i < unknowns; ++i) residual[i] = -velocity[set.row[i]];
     // No unknowns (every contact separating): lambda = 0.
