@@ -110,12 +110,56 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
     }
     while (first < contacts && grouped_[first]) ++first;
   }
+  interleaveGroups(problem);
+}
+
+// Reorders groups_ so that, where possible, each group shares no dynamic body with the
+// kIndependentGroups groups before it: position by position, the earliest group not yet placed that
+// qualifies among the next kInterleaveWindow, else the earliest group not yet placed. The sweep
+// stays Gauss-Seidel (see the class comment); only the order of the groups changes, and it depends
+// on the contacts' bodies alone, so it is deterministic.
+void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
+  const int count = static_cast<int>(groups_.size());
+  packed_.swap(groups_);
+  groups_.clear();
+  // groupOfSlot_ now holds the position in groups_ of the last placed group touching each body.
+  constexpr int kNever = -(1 << 30);
+  groupOfSlot_.assign(problem.numSlots, kNever);
+  // The packed groups not yet placed, in packing order: nextUnplaced_[i + 1] follows i (index 0 is
+  // the list's head, count its end).
+  nextUnplaced_.resize(count + 1);
+  for (int i = 0; i <= count; ++i) nextUnplaced_[i] = i;
+  auto forEachSlot = [&](const ContactGroup& group, auto&& visit) {
+    for (const int k : group.contact)
+      if (k >= 0)
+        for (const int slot : {problem.blocks[k].slotA, problem.blocks[k].slotB})
+          if (slot >= 0) visit(slot);
+  };
+  for (int position = 0; position < count; ++position) {
+    const auto independent = [&](const ContactGroup& group) {
+      bool shares = false;
+      forEachSlot(group, [&](int slot) { shares = shares || groupOfSlot_[slot] >= position - kIndependentGroups; });
+      return !shares;
+    };
+    int before = 0;  // list entry before the pick (0: the head)
+    for (int entry = 0, candidates = 0; nextUnplaced_[entry] < count && candidates < kInterleaveWindow;
+         entry = nextUnplaced_[entry] + 1, ++candidates)
+      if (independent(packed_[nextUnplaced_[entry]])) {
+        before = entry;
+        break;
+      }
+    const int pick = nextUnplaced_[before];
+    nextUnplaced_[before] = nextUnplaced_[pick + 1];
+    forEachSlot(packed_[pick], [&](int slot) { groupOfSlot_[slot] = position; });
+    groups_.push_back(packed_[pick]);
+  }
 }
 
 void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) {
   formGroups(problem);
-  for (ContactGroup& group : groups_)
+  for (std::size_t position = 0; position < groups_.size(); ++position)
     for (int lane = 0; lane < kGroupWidth; ++lane) {
+      ContactGroup& group = groups_[position];
       const int k = group.contact[lane];
       const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
       const bool diagonal = k >= 0 && r.isDiagonal();
@@ -145,9 +189,13 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
       setResponse(block.slotA, group.massA, group.inertiaA);
       setResponse(block.slotB, group.massB, group.inertiaB);
       // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
-      // its zero inverse mass keeps it zero.
-      group.offsetA[lane] = 6 * std::ptrdiff_t{block.slotA >= 0 ? block.slotA : problem.numSlots + lane};
-      group.offsetB[lane] = 6 * std::ptrdiff_t{block.slotB >= 0 ? block.slotB : problem.numSlots + lane};
+      // its zero inverse mass keeps it zero. Groups within kIndependentGroups of each other use
+      // different sets of zero slots, as they use different bodies (interleaveGroups): with one set,
+      // each group's loads would wait for the stores of the group before it, and a load the
+      // processor issued before such a store would be replayed.
+      const std::ptrdiff_t zeroSlot = problem.numSlots + kGroupWidth * std::ptrdiff_t(position % kZeroSlotSets) + lane;
+      group.offsetA[lane] = 6 * (block.slotA >= 0 ? block.slotA : zeroSlot);
+      group.offsetB[lane] = 6 * (block.slotB >= 0 ? block.slotB : zeroSlot);
     }
 }
 
@@ -185,7 +233,7 @@ void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::Vec
       for (int row = 0; row < 4; ++row) current[i][row][lane] = k >= 0 ? lambda[4 * k + row] : 0.0;
     }
   // Alg. 2, line 3, plus the zero slots of the static sides.
-  w_.setZero(6 * (problem.numSlots + kGroupWidth));
+  w_.setZero(6 * (problem.numSlots + kGroupWidth * kZeroSlotSets));
   setResponseOfCurrentIterate();
 }
 

@@ -17,8 +17,15 @@ namespace contactlab {
 // earliest contact not yet visited and takes the next ones (among kLookahead candidates) that touch
 // none of the group's bodies. The updates of one group are independent, so doing them together
 // gives the numbers doing them one after another would: it is still Gauss-Seidel, every contact
-// using the latest w, in this order instead of assembly order. The order stays close to assembly
-// order; docs/benchmarks.md records its effect on the sweeps needed to converge.
+// using the latest w, in this order instead of assembly order.
+//
+// The groups are then interleaved: each is visited after groups that share no dynamic body with it
+// where possible (interleaveGroups). One group's update is a chain of about a hundred cycles of
+// dependent arithmetic, longer with the closest-point search, and the next group's update can start
+// before it ends only if it does not read the w this one writes. In packing order consecutive groups
+// nearly always share a body (they come from neighbouring contacts), so the sweep ran as one chain;
+// interleaved, the processor overlaps three or four updates. The order stays close to assembly
+// order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
 //
 // Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
 // step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
@@ -43,6 +50,13 @@ class ProxGaussSeidel final : public ProxSolver {
 
  private:
   static constexpr int kLookahead = 32;  // contacts not yet visited that a group may pick from
+  // interleaveGroups: a group shares no dynamic body with the kIndependentGroups groups before it
+  // if one of the next kInterleaveWindow groups not yet placed qualifies. Chosen on the wall and
+  // the pyramid (docs/benchmarks.md): three groups cover the overlap the processor can use (about a
+  // hundred cycles each), and a window of 64 finds such a group for almost every position.
+  static constexpr int kIndependentGroups = 3;
+  static constexpr int kInterleaveWindow = 64;
+  static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // see prepare
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
@@ -60,7 +74,7 @@ class ProxGaussSeidel final : public ProxSolver {
     LanePack massA, massB, inertiaA[6], inertiaB[6];
     std::array<int, kGroupWidth> contact;  // contact index, -1 for padding
     // Where each lane's side starts in w_ (6 * slot, as a pointer offset, so that the sweep does no
-    // index arithmetic); static sides get a zero slot of their own lane.
+    // index arithmetic); static sides and padding get a zero slot of their own lane (see prepare).
     std::array<std::ptrdiff_t, kGroupWidth> offsetA;
     std::array<std::ptrdiff_t, kGroupWidth> offsetB;
   };
@@ -68,6 +82,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // array of LanePacks gets only 16-byte alignment where AVX is not enabled).
   struct alignas(kGroupWidth * sizeof(double)) GroupLambda : std::array<LanePack, 4> {};
   void formGroups(const ContactProblem& problem);
+  void interleaveGroups(const ContactProblem& problem);
   double updateGroups(const RFactors& r);
   void setResponseOfCurrentIterate();  // w_ (zeroed, sized) += M^-1 J^T lambda of the current buffer
   static void addResponse(const ContactGroup& group, const GroupLambda& delta, LanePack (&wA)[6], LanePack (&wB)[6]);
@@ -77,6 +92,8 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
   std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
+  std::vector<ContactGroup> packed_;       // interleaveGroups: the groups in packing order
+  std::vector<int> nextUnplaced_;          // interleaveGroups: a list of the packed groups not yet placed
   // The groups depend only on the sequence of (slotA, slotB) over the contacts; a resting scene
   // keeps it from step to step, and then the previous step's groups are reused.
   std::vector<int> groupedSlots_;          // 2 * numContacts: slotA, slotB of the groups' problem
