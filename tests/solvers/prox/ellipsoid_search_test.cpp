@@ -6,6 +6,7 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 #include "solvers/prox/ellipsoid_search.h"
+#include "solvers/prox/lane_pair.h"
 
 #include <gtest/gtest.h>
 
@@ -146,6 +147,47 @@ void checkProjectionLanes(std::uint64_t seed) {
 TEST(EllipsoidSearch, ProjectionLanesGiveTheScalarBitsAndTheMetricProjection) {
   checkProjectionLanes<3>(13);
   checkProjectionLanes<2>(17);
+}
+
+// Two vectors of lanes searched as one (LanePair, as the sweep pairs two groups): each active lane
+// gives the scalar search's bits, whichever lanes of either half are inactive (their x is not
+// meaningful: the sweep keeps its own value there).
+TEST(EllipsoidSearch, PairedLanesGiveTheScalarBits) {
+  std::mt19937_64 random(19);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  using Pair = LanePair<Lanes>;
+  for (int trial = 0; trial < 1000; ++trial) {
+    Pair z[3], axes[3], x[3];
+    for (int l = 0; l < 8; ++l) {
+      const double normal = std::pow(10.0, 4.0 * unit(random) - 2.0);
+      const Vec3 laneAxes(0.75 * normal, 0.75 * normal, 0.01 * normal);
+      Vec3 laneZ;
+      do {  // outside the ellipsoid
+        laneZ = Vec3(unit(random) - 0.5, unit(random) - 0.5, 0.02 * (unit(random) - 0.5)) * 4.0 * normal;
+      } while (laneZ.cwiseQuotient(laneAxes).squaredNorm() <= 1.0);
+      for (int i = 0; i < 3; ++i) {
+        (l < 4 ? z[i].first : z[i].second)[l % 4] = laneZ[i];
+        (l < 4 ? axes[i].first : axes[i].second)[l % 4] = laneAxes[i];
+      }
+    }
+    LaneMaskPair<LaneMask> active{{-1, -1, -1, -1}, {-1, -1, -1, -1}};
+    for (int l = 0; l < 8; ++l)
+      if (unit(random) < 0.3) (l < 4 ? active.first : active.second)[l % 4] = 0;
+    projectOutsidePoint<3>(z, axes, active, x);
+    for (int l = 0; l < 8; ++l) {
+      const bool isActive = (l < 4 ? active.first : active.second)[l % 4] != 0;
+      double lz[3], la[3], lx[3];
+      for (int i = 0; i < 3; ++i) {
+        lz[i] = (l < 4 ? z[i].first : z[i].second)[l % 4];
+        la[i] = (l < 4 ? axes[i].first : axes[i].second)[l % 4];
+      }
+      projectOutsidePoint<3>(lz, la, true, lx);
+      for (int i = 0; i < 3; ++i) {
+        const double paired = (l < 4 ? x[i].first : x[i].second)[l % 4];
+        if (isActive) ASSERT_EQ(paired, lx[i]) << "trial " << trial << " lane " << l;
+      }
+    }
+  }
 }
 
 TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheirRange) {

@@ -1,10 +1,11 @@
 #pragma once
 // The closest-point search of PROX paper sec. 4.1, shared by the friction projections
 // (prox_operators.cpp) and the Gauss-Seidel sweep, which runs it for the contacts of a group at
-// once. Every function takes T = double, or a GCC vector of doubles with one problem per element;
-// `active` (bool, or the vector's comparison mask) says which elements are to be solved, and the
-// others are left as they were. Written once for both, with the helpers below in place of std::
-// functions that take no vectors; element by element the vector form does what the scalar does.
+// once. Every function takes T = double, a GCC vector of doubles with one problem per element, or
+// a LanePair of two such vectors (lane_pair.h); `active` (bool, or the comparison mask) says which
+// elements are to be solved, and the others are left as they were. Written once for all, with the
+// helpers below in place of std:: functions that take no vectors; element by element the vector
+// form does what the scalar does.
 //
 // Both closest-point searches solve a secular equation S(t) = sum_i c_i / (d_i + t)^2 = 1
 // (c_i >= 0, d_i > 0) for t >= 0, given a bracket [low, high] with S(low) >= 1 > S(high) (for the
@@ -33,6 +34,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace contactlab::ellipsoid_search {
 
@@ -43,14 +45,19 @@ constexpr double kRootTolerance = 1e-12;
 // target would be passed differently (GCC's -Wpsabi).
 #define CONTACTLAB_LANE_INLINE [[gnu::always_inline]] inline
 
+// mask ? a : b, element by element (LanePair, lane_pair.h, has its own, found by argument-dependent
+// lookup).
+template <class Mask, class T>
+CONTACTLAB_LANE_INLINE T select(Mask mask, T a, T b) { return mask ? a : b; }
+
 // Element-wise helpers, the same choices as std::abs, std::max (a < b ? b : a), std::min and
 // std::sqrt for a double.
 template <class T>
-CONTACTLAB_LANE_INLINE T magnitude(T x) { return x < 0.0 ? -x : x; }
+CONTACTLAB_LANE_INLINE T magnitude(T x) { return select(x < 0.0, -x, x); }
 template <class T>
-CONTACTLAB_LANE_INLINE T larger(T a, T b) { return a < b ? b : a; }
+CONTACTLAB_LANE_INLINE T larger(T a, T b) { return select(a < b, b, a); }
 template <class T>
-CONTACTLAB_LANE_INLINE T smaller(T a, T b) { return b < a ? b : a; }
+CONTACTLAB_LANE_INLINE T smaller(T a, T b) { return select(b < a, b, a); }
 CONTACTLAB_LANE_INLINE double squareRoot(double x) { return std::sqrt(x); }
 // For a vector, SSE2's sqrtpd two elements at a time where there is one (every x86-64; the AVX2
 // clone encodes it as vsqrtpd): std::sqrt must set errno for a negative argument, so GCC
@@ -59,11 +66,19 @@ CONTACTLAB_LANE_INLINE double squareRoot(double x) { return std::sqrt(x); }
 template <class T>
 CONTACTLAB_LANE_INLINE T squareRoot(T x) {
 #if defined(__SSE2__)
+  using Half = double __attribute__((vector_size(2 * sizeof(double))));
   if constexpr (sizeof(T) == 4 * sizeof(double)) {
-    using Half = double __attribute__((vector_size(2 * sizeof(double))));
     const Half low = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 0, 1));
     const Half high = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 2, 3));
     return __builtin_shufflevector(low, high, 0, 1, 2, 3);
+  }
+  if constexpr (sizeof(T) == 8 * sizeof(double)) {
+    const Half q0 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 0, 1));
+    const Half q1 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 2, 3));
+    const Half q2 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 4, 5));
+    const Half q3 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 6, 7));
+    return __builtin_shufflevector(__builtin_shufflevector(q0, q1, 0, 1, 2, 3), __builtin_shufflevector(q2, q3, 0, 1, 2, 3),
+                                   0, 1, 2, 3, 4, 5, 6, 7);
   }
 #endif
   for (int i = 0; i < static_cast<int>(sizeof(T) / sizeof(double)); ++i) x[i] = std::sqrt(x[i]);
@@ -99,7 +114,7 @@ CONTACTLAB_LANE_INLINE void reciprocals(const T* e, T* inverse) {
   auto inRange = magnitude(e[0]) >= 1e-100 && magnitude(e[0]) <= 1e100;
   for (int i = 1; i < n; ++i) inRange = inRange && magnitude(e[i]) >= 1e-100 && magnitude(e[i]) <= 1e100;
   if (anyOf(!inRange))
-    for (int i = 0; i < n; ++i) inverse[i] = inRange ? inverse[i] : 1.0 / e[i];
+    for (int i = 0; i < n; ++i) inverse[i] = select(inRange, inverse[i], 1.0 / e[i]);
 }
 
 // 2^-k for the k with 2^(k-1) <= x < 2^k, for x >= 1 (x times it is in [1/2, 1), exactly), from
@@ -112,10 +127,12 @@ CONTACTLAB_LANE_INLINE T powerOfTwoBelowReciprocal(T x) {
     const std::uint64_t exponent = std::min(std::bit_cast<std::uint64_t>(x) & kExponentMask, kLargestExponent);
     return std::bit_cast<double>(kBiasTwice - exponent);
   } else {
-    static_assert(sizeof(T) == 4 * sizeof(double), "the sweep's lanes");
-    using Bits = std::uint64_t __attribute__((vector_size(4 * sizeof(std::uint64_t))));
-    // A cast between vector types of one size keeps the bits (GCC's vector extension); it is not
-    // a conversion.
+    // The sweep's lanes: one group (4) or two (8). A cast between vector types of one size keeps
+    // the bits (GCC's vector extension); it is not a conversion.
+    static_assert(sizeof(T) == 4 * sizeof(double) || sizeof(T) == 8 * sizeof(double), "the sweep's lanes");
+    using Bits4 = std::uint64_t __attribute__((vector_size(4 * sizeof(std::uint64_t))));
+    using Bits8 = std::uint64_t __attribute__((vector_size(8 * sizeof(std::uint64_t))));
+    using Bits = std::conditional_t<sizeof(T) == sizeof(Bits4), Bits4, Bits8>;
     Bits exponent = (Bits)x & kExponentMask;
     exponent = exponent < kLargestExponent ? exponent : kLargestExponent;
     return (T)(kBiasTwice - exponent);
@@ -164,13 +181,13 @@ CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool
   if constexpr (n >= 2) start = larger(start, squareRoot(leading + c[n - 1]) - larger(leadingD, d[n - 1]));
   smallestD = larger(smallestD, T{});
   auto resolution = [&](T t) __attribute__((always_inline)) { return kRootTolerance * (t + smallestD) + 1e-300; };
-  T t = !useModel ? 0.5 * (low + high) : start < high ? start : low;
+  T t = !useModel ? 0.5 * (low + high) : select(start < high, start, low);
   T pastOffset{};  // how far beyond a converged left iterate we look for S < 1
   for (int iteration = 0; iteration < 200; ++iteration) {
     const SecularValue<T> v = secularValue<n>(c, d, t);
     const Mask beforeRoot = v.s >= 1.0;
-    low = active && beforeRoot ? t : low;
-    high = active && !beforeRoot ? t : high;
+    low = select(active && beforeRoot, t, low);
+    high = select(active && !beforeRoot, t, high);
     // Done when the bracket is within the resolution, or, from the right, when convexity (all
     // d_i > 0) puts the root within it: S(t - resolution) >= S(t) + 2 resolution slope(t) >= 1.
     // That test needs no step, so the last evaluation of most searches (the aimed one below) ends
@@ -192,15 +209,15 @@ CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool
       const T rootOfD = squareRoot(larger(discriminant, T{}));
       T step = v.slope * excess / (rootOfD * (v.slope + rootOfD));
       const Mask noModel = !(discriminant > 0.0);
-      if (anyOf(noModel)) step = noModel ? v.s * (squareRoot(v.s) - 1.0) / v.slope : step;  // Newton on S^(-1/2) - 1
+      if (anyOf(noModel)) step = select(noModel, v.s * (squareRoot(v.s) - 1.0) / v.slope, step);  // Newton on S^(-1/2) - 1
       const Mask converged = magnitude(step) <= resolution(t);
       // Converged. From the right, high = t is within |step| of the root: done (where rounding kept
       // the test above from saying so). From the left, look just past the root (further each time,
       // as S may be flat there to rounding) so that high lands within the resolution.
       active = active && !(converged && !beforeRoot);
       const Mask lookPast = converged && beforeRoot;
-      pastOffset = lookPast ? larger(larger(2.0 * magnitude(step), 16.0 * pastOffset), 1e-3 * resolution(t)) : pastOffset;
-      next = lookPast && t + pastOffset < high ? t + pastOffset : next;
+      pastOffset = select(lookPast, larger(larger(2.0 * magnitude(step), 16.0 * pastOffset), 1e-3 * resolution(t)), pastOffset);
+      next = select(lookPast && t + pastOffset < high, t + pastOffset, next);
       // Not converged: the model's (or Newton's) point when it is inside the bracket, else the
       // midpoint. Close to the root a step lands within about 2 step^2 / (t + min d_i) of it
       // (Newton, quadratic) or far closer (the model, which matches S to second order and so
@@ -213,12 +230,12 @@ CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool
       const T newPoint = t + step;
       const Mask inBracket = !converged && newPoint > low && newPoint < high;
       const T aimed = newPoint + 0.501 * resolution(newPoint);
-      const T aimLimit = noModel ? T{} + 5e-7 : T{} + 1e-3;
+      const T aimLimit = select(noModel, T{} + 5e-7, T{} + 1e-3);
       const Mask aim = inBracket && magnitude(step) <= aimLimit * (t + smallestD) && aimed < high;
-      next = inBracket ? (aim ? aimed : newPoint) : next;
+      next = select(inBracket, select(aim, aimed, newPoint), next);
       if (!anyOf(active)) break;
     }
-    t = active ? next : t;
+    t = select(active, next, t);
   }
   return high;
 }
@@ -270,8 +287,8 @@ CONTACTLAB_LANE_INLINE void projectOutsidePoint(const T* zIn, const T* axesIn, M
   T tLow{}, tHigh = larger(largestAxis * zBound, T{} + 1e-300);
   for (Mask expand = active && largestAxis < kExpansionNeeded * zBound; anyOf(expand);) {
     expand = expand && ellipsoidRootFunction<dims>(tHigh, z, squaredAxes) >= 0.0;
-    tLow = expand ? tHigh : tLow;
-    tHigh = expand ? tHigh * kExpansion : tHigh;
+    tLow = select(expand, tHigh, tLow);
+    tHigh = select(expand, tHigh * kExpansion, tHigh);
   }
   // The safeguarded iteration in the bracket (see secularRoot); tHigh keeps g < 0, so the answer is feasible.
   // S(t) = g(t) + 1 = sum_i a_i^2 z_i^2 / (a_i^2 + t)^2.

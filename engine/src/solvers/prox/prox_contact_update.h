@@ -1,6 +1,7 @@
 #pragma once
 // The scalar PROX contact update shared by the Jacobi sweep and the Delassus sweeps (the
-// Gauss-Seidel body-space sweep has its own, four lanes at a time, in ProxGaussSeidel::updateGroup).
+// Gauss-Seidel body-space sweep has its own, four lanes at a time, in ProxGaussSeidel::beginUpdate and
+// finishUpdate).
 #include "solvers/prox/prox_operators.h"
 #include "solvers/prox/r_factor.h"
 

@@ -1,6 +1,7 @@
 #pragma once
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "solvers/prox/prox_solver.h"
@@ -26,6 +27,8 @@ namespace contactlab {
 // nearly always share a body (they come from neighbouring contacts), so the sweep ran as one chain;
 // interleaved, the processor overlaps three or four updates. The order stays close to assembly
 // order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
+// Two consecutive groups that share no body are also updated as a pair (updateGroups), so that
+// their closest-point searches run as one loop over eight lanes.
 //
 // Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
 // step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
@@ -77,6 +80,7 @@ class ProxGaussSeidel final : public ProxSolver {
     // index arithmetic); static sides and padding get a zero slot of their own lane (see prepare).
     std::array<std::ptrdiff_t, kGroupWidth> offsetA;
     std::array<std::ptrdiff_t, kGroupWidth> offsetB;
+    bool independentOfPrevious = false;  // shares no dynamic body with the group before it in the sweep
   };
   // A group's lambda (n, t, s, tau), zero in padding lanes; aligned like ContactGroup (a bare
   // array of LanePacks gets only 16-byte alignment where AVX is not enabled).
@@ -86,8 +90,14 @@ class ProxGaussSeidel final : public ProxSolver {
   double updateGroups(const RFactors& r);
   void setResponseOfCurrentIterate();  // w_ (zeroed, sized) += M^-1 J^T lambda of the current buffer
   static void addResponse(const ContactGroup& group, const GroupLambda& delta, LanePack (&wA)[6], LanePack (&wB)[6]);
-  static void updateGroup(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
-                          const RFactors& r, LanePack& merit);
+  using LaneMask = std::int64_t __attribute__((vector_size(kGroupWidth * sizeof(std::int64_t))));
+  struct UpdateState;
+  static void beginUpdate(const ContactGroup& group, const GroupLambda& lambda, const double* w, const RFactors& r,
+                          UpdateState& state);
+  static void searchTogether(UpdateState& state);
+  static void searchTogether(UpdateState& first, UpdateState& second);
+  static void finishUpdate(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
+                           const RFactors& r, UpdateState& state, LanePack& merit);
 
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
