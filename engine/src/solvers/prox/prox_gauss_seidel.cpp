@@ -111,7 +111,8 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
     }
     while (first < contacts && grouped_[first]) ++first;
   }
-  interleaveGroups(problem);
+  // Interleaving pays where every body's w stays in the level-1 cache; see kInterleaveUpToBytes.
+  if (std::size_t(problem.numSlots) * 6 * sizeof(double) <= kInterleaveUpToBytes) interleaveGroups(problem);
 }
 
 // Reorders groups_ so that, where possible, each group shares no dynamic body with the

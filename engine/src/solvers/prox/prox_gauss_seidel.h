@@ -21,11 +21,12 @@ namespace contactlab {
 // using the latest w, in this order instead of assembly order.
 //
 // The groups are then interleaved: each is visited after groups that share no dynamic body with it
-// where possible (interleaveGroups). One group's update is a chain of about a hundred cycles of
-// dependent arithmetic, longer with the closest-point search, and the next group's update can start
-// before it ends only if it does not read the w this one writes. In packing order consecutive groups
-// nearly always share a body (they come from neighbouring contacts), so the sweep ran as one chain;
-// interleaved, the processor overlaps three or four updates. The order stays close to assembly
+// where possible (interleaveGroups). One group's update is a chain of dependent arithmetic (longer
+// with the closest-point search), and the next group's update can start before it ends only if it
+// does not read the w this one writes. In packing order consecutive groups nearly always share a
+// body (they come from neighbouring contacts), so the sweep ran as one chain; interleaved, the
+// processor overlaps the updates of neighbouring groups (only for problems with few bodies: see
+// kInterleaveUpToBytes). The order stays close to assembly
 // order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
 // Two consecutive groups that share no body are also updated as a pair (updateGroups), so that
 // their closest-point searches run as one loop over eight lanes.
@@ -55,11 +56,19 @@ class ProxGaussSeidel final : public ProxSolver {
   static constexpr int kLookahead = 32;  // contacts not yet visited that a group may pick from
   // interleaveGroups: a group shares no dynamic body with the kIndependentGroups groups before it
   // if one of the next kInterleaveWindow groups not yet placed qualifies. Chosen on the wall and
-  // the pyramid (docs/benchmarks.md): three groups cover the overlap the processor can use (about a
-  // hundred cycles each), and a window of 64 finds such a group for almost every position.
+  // the pyramid (docs/benchmarks.md): of 1-8 groups and windows of 16-256, these were fastest on
+  // both; more groups slowed the wall, whose 82 bricks cannot fill that many disjoint groups.
   static constexpr int kIndependentGroups = 3;
   static constexpr int kInterleaveWindow = 64;
   static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // see prepare
+  // Groups are interleaved only when w of all dynamic bodies takes at most this much memory. It
+  // made the sweep faster per contact where w is a few kilobytes (wall 4, pyramid 10: 33 -> 20 and
+  // 50 -> 34 ns) and slower on the 2002-jack funnel (96 KB, 20 contacts per body: 41 -> 59 ns),
+  // although nearly every position there found an independent group; the likely cause (the guest
+  // has no hardware counters to confirm it) is that interleaving spreads the bodies a stretch of
+  // the sweep touches, so their w no longer stays in the level-1 data cache (32-48 KB). The pile
+  // (96 KB, 3 contacts per body) was neither faster nor slower. docs/benchmarks.md has the figures.
+  static constexpr std::size_t kInterleaveUpToBytes = 16 * 1024;
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
