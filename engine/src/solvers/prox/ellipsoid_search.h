@@ -34,7 +34,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <type_traits>
 
 namespace contactlab::ellipsoid_search {
 
@@ -66,19 +65,11 @@ CONTACTLAB_LANE_INLINE double squareRoot(double x) { return std::sqrt(x); }
 template <class T>
 CONTACTLAB_LANE_INLINE T squareRoot(T x) {
 #if defined(__SSE2__)
-  using Half = double __attribute__((vector_size(2 * sizeof(double))));
   if constexpr (sizeof(T) == 4 * sizeof(double)) {
+    using Half = double __attribute__((vector_size(2 * sizeof(double))));
     const Half low = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 0, 1));
     const Half high = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 2, 3));
     return __builtin_shufflevector(low, high, 0, 1, 2, 3);
-  }
-  if constexpr (sizeof(T) == 8 * sizeof(double)) {
-    const Half q0 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 0, 1));
-    const Half q1 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 2, 3));
-    const Half q2 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 4, 5));
-    const Half q3 = __builtin_ia32_sqrtpd(__builtin_shufflevector(x, x, 6, 7));
-    return __builtin_shufflevector(__builtin_shufflevector(q0, q1, 0, 1, 2, 3), __builtin_shufflevector(q2, q3, 0, 1, 2, 3),
-                                   0, 1, 2, 3, 4, 5, 6, 7);
   }
 #endif
   for (int i = 0; i < static_cast<int>(sizeof(T) / sizeof(double)); ++i) x[i] = std::sqrt(x[i]);
@@ -127,12 +118,10 @@ CONTACTLAB_LANE_INLINE T powerOfTwoBelowReciprocal(T x) {
     const std::uint64_t exponent = std::min(std::bit_cast<std::uint64_t>(x) & kExponentMask, kLargestExponent);
     return std::bit_cast<double>(kBiasTwice - exponent);
   } else {
-    // The sweep's lanes: one group (4) or two (8). A cast between vector types of one size keeps
-    // the bits (GCC's vector extension); it is not a conversion.
-    static_assert(sizeof(T) == 4 * sizeof(double) || sizeof(T) == 8 * sizeof(double), "the sweep's lanes");
-    using Bits4 = std::uint64_t __attribute__((vector_size(4 * sizeof(std::uint64_t))));
-    using Bits8 = std::uint64_t __attribute__((vector_size(8 * sizeof(std::uint64_t))));
-    using Bits = std::conditional_t<sizeof(T) == sizeof(Bits4), Bits4, Bits8>;
+    static_assert(sizeof(T) == 4 * sizeof(double), "the sweep's lanes");
+    using Bits = std::uint64_t __attribute__((vector_size(4 * sizeof(std::uint64_t))));
+    // A cast between vector types of one size keeps the bits (GCC's vector extension); it is not
+    // a conversion.
     Bits exponent = (Bits)x & kExponentMask;
     exponent = exponent < kLargestExponent ? exponent : kLargestExponent;
     return (T)(kBiasTwice - exponent);

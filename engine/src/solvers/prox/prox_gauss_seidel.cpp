@@ -77,13 +77,14 @@ const SlotInverseMass kNoResponse{};
 void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
   const int contacts = problem.numContacts();
   const auto sameSlots = [&] {
-    if (static_cast<int>(groupedSlots_.size()) != 2 * contacts) return false;
+    if (static_cast<int>(groupedSlots_.size()) != 2 * contacts || groupedNumSlots_ != problem.numSlots) return false;
     for (int k = 0; k < contacts; ++k)
       if (groupedSlots_[2 * k] != problem.blocks[k].slotA || groupedSlots_[2 * k + 1] != problem.blocks[k].slotB) return false;
     return true;
   };
   if (!groups_.empty() && sameSlots()) return;
   groupedSlots_.resize(2 * contacts);
+  groupedNumSlots_ = problem.numSlots;
   for (int k = 0; k < contacts; ++k) {
     groupedSlots_[2 * k] = problem.blocks[k].slotA;
     groupedSlots_[2 * k + 1] = problem.blocks[k].slotB;
@@ -119,7 +120,8 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
 // kIndependentGroups groups before it: position by position, the earliest group not yet placed that
 // qualifies among the next kInterleaveWindow, else the earliest group not yet placed. The sweep
 // stays Gauss-Seidel (see the class comment); only the order of the groups changes, and it depends
-// on the contacts' bodies alone, so it is deterministic.
+// on the contacts' bodies alone (as does the choice to interleave, on their number), so it is
+// deterministic.
 void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
   const int count = static_cast<int>(groups_.size());
   packed_.swap(groups_);

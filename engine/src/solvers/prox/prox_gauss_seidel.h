@@ -28,8 +28,8 @@ namespace contactlab {
 // processor overlaps the updates of neighbouring groups (only for problems with few bodies: see
 // kInterleaveUpToBytes). The order stays close to assembly
 // order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
-// Two consecutive groups that share no body are also updated as a pair (updateGroups), so that
-// their closest-point searches run as one loop over eight lanes.
+// Two consecutive interleaved groups that share no body are also updated as a pair (updateGroups),
+// so that their closest-point searches run as one loop over eight lanes.
 //
 // Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
 // step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
@@ -113,9 +113,11 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
   std::vector<ContactGroup> packed_;       // interleaveGroups: the groups in packing order
   std::vector<int> nextUnplaced_;          // interleaveGroups: a list of the packed groups not yet placed
-  // The groups depend only on the sequence of (slotA, slotB) over the contacts; a resting scene
-  // keeps it from step to step, and then the previous step's groups are reused.
+  // The groups depend only on the sequence of (slotA, slotB) over the contacts and on the number
+  // of dynamic bodies (whether to interleave); a resting scene keeps both from step to step, and
+  // then the previous step's groups are reused.
   std::vector<int> groupedSlots_;          // 2 * numContacts: slotA, slotB of the groups' problem
+  int groupedNumSlots_ = 0;                // numSlots of the groups' problem
   // Three iterates, one entry per group: the current one, the one with the lowest merit so far and
   // the one the next sweep writes (the sweep reads lambda^k from one and writes lambda^{k+1} to
   // another). Keeping the best iterate is then choosing an index instead of copying every lambda.
