@@ -154,9 +154,11 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
       }
     const int pick = nextUnplaced_[before];
     nextUnplaced_[before] = nextUnplaced_[pick + 1];
-    bool sharesWithPrevious = false;
-    forEachSlot(packed_[pick], [&](int slot) { sharesWithPrevious = sharesWithPrevious || groupOfSlot_[slot] == position - 1; });
-    forEachSlot(packed_[pick], [&](int slot) { groupOfSlot_[slot] = position; });
+    bool sharesWithPrevious = false;  // a group's lanes have distinct bodies: each slot comes once
+    forEachSlot(packed_[pick], [&](int slot) {
+      sharesWithPrevious = sharesWithPrevious || groupOfSlot_[slot] == position - 1;
+      groupOfSlot_[slot] = position;
+    });
     groups_.push_back(packed_[pick]);
     groups_.back().independentOfPrevious = position > 0 && !sharesWithPrevious;
   }
@@ -164,9 +166,9 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
 
 void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) {
   formGroups(problem);
-  for (std::size_t position = 0; position < groups_.size(); ++position)
+  for (std::size_t position = 0; position < groups_.size(); ++position) {
+    ContactGroup& group = groups_[position];
     for (int lane = 0; lane < kGroupWidth; ++lane) {
-      ContactGroup& group = groups_[position];
       const int k = group.contact[lane];
       const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
       const bool diagonal = k >= 0 && r.isDiagonal();
@@ -198,12 +200,12 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
       // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
       // its zero inverse mass keeps it zero. Groups within kIndependentGroups of each other use
       // different sets of zero slots, as they use different bodies (interleaveGroups): with one set,
-      // each group's loads would wait for the stores of the group before it, and a load the
-      // processor issued before such a store would be replayed.
+      // each group's loads of a zero slot would depend on the previous group's stores to it.
       const std::ptrdiff_t zeroSlot = problem.numSlots + kGroupWidth * std::ptrdiff_t(position % kZeroSlotSets) + lane;
       group.offsetA[lane] = 6 * (block.slotA >= 0 ? block.slotA : zeroSlot);
       group.offsetB[lane] = 6 * (block.slotB >= 0 ? block.slotB : zeroSlot);
     }
+  }
 }
 
 // w += M^-1 J^T dlambda for the lanes of a group, w of both sides in lanes: body B takes
