@@ -25,11 +25,11 @@ namespace contactlab {
 // with the closest-point search), and the next group's update can start before it ends only if it
 // does not read the w this one writes. In packing order consecutive groups nearly always share a
 // body (they come from neighbouring contacts), so the sweep ran as one chain; interleaved, the
-// processor overlaps the updates of neighbouring groups (only for problems with few bodies: see
-// kInterleaveUpToBytes). The order stays close to assembly
-// order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
-// Two consecutive interleaved groups that share no body are also updated as a pair (updateGroups),
-// so that their closest-point searches run as one loop over eight lanes.
+// processor overlaps the updates of neighbouring groups (only where it was measured to pay: see
+// kInterleaveUpToBytes). The order stays close to assembly order; docs/benchmarks.md records its
+// effect on the time and on the sweeps needed to converge. A run of up to kMaxRun consecutive
+// groups that share no body with one another is updated together (updateGroups), so that the
+// closest-point searches of all their outside lanes run in full vectors (searchRun).
 //
 // Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
 // step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
@@ -61,14 +61,19 @@ class ProxGaussSeidel final : public ProxSolver {
   static constexpr int kIndependentGroups = 3;
   static constexpr int kInterleaveWindow = 64;
   static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // see prepare
-  // Groups are interleaved only when w of all dynamic bodies takes at most this much memory. It
-  // made the sweep faster per contact where w is a few kilobytes (wall 4, pyramid 10: 33 -> 20 and
-  // 50 -> 34 ns) and slower on the 2002-jack funnel (96 KB, 20 contacts per body: 41 -> 59 ns),
-  // although nearly every position there found an independent group; the likely cause (the guest
-  // has no hardware counters to confirm it) is that interleaving spreads the bodies a stretch of
-  // the sweep touches, so their w no longer stays in the level-1 data cache (32-48 KB). The pile
-  // (96 KB, 3 contacts per body) was neither faster nor slower. docs/benchmarks.md has the figures.
+  // Groups are interleaved when w of all dynamic bodies takes at most kInterleaveUpToBytes, or when
+  // there are at most kInterleaveUpToContactsPerBody contacts per dynamic body. Both rules are
+  // measured, not derived (docs/benchmarks.md). Interleaving made the sweep faster per contact where
+  // w is a few kilobytes (wall 4, pyramid 10: 33 -> 20 and 50 -> 34 ns), and, with the searches of
+  // a run gathered (searchRun), on the 2000-body pile (96 KB, 3.3 contacts per body: 57 -> 46 ns).
+  // It made it slower on the 2002-jack funnel's landing (96 KB, 7-14 contacts per body: 41 -> 59
+  // ns, and still 44 -> 59 with the gathered searches), although nearly every position there found
+  // an independent group; the guest has no hardware counters to tell why (the working set of w a
+  // stretch of the sweep touches outgrowing the level-1 data cache is a guess). The 362 jacks (17
+  // KB, 12 contacts per body) needed more sweeps interleaved (41 instead of 30.5) for about the same
+  // solver time.
   static constexpr std::size_t kInterleaveUpToBytes = 16 * 1024;
+  static constexpr int kInterleaveUpToContactsPerBody = 4;
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
@@ -89,7 +94,9 @@ class ProxGaussSeidel final : public ProxSolver {
     // index arithmetic); static sides and padding get a zero slot of their own lane (see prepare).
     std::array<std::ptrdiff_t, kGroupWidth> offsetA;
     std::array<std::ptrdiff_t, kGroupWidth> offsetB;
-    bool independentOfPrevious = false;  // shares no dynamic body with the group before it in the sweep
+    // How many of the groups just before it in the sweep (up to kIndependentGroups) share no
+    // dynamic body with it: 2 means neither of the two before does.
+    int independentBefore = 0;
   };
   // A group's lambda (n, t, s, tau), zero in padding lanes; aligned like ContactGroup (a bare
   // array of LanePacks gets only 16-byte alignment where AVX is not enabled).
@@ -103,8 +110,11 @@ class ProxGaussSeidel final : public ProxSolver {
   struct UpdateState;
   static void beginUpdate(const ContactGroup& group, const GroupLambda& lambda, const double* w, const RFactors& r,
                           UpdateState& state);
-  static void searchTogether(UpdateState& state);
-  static void searchTogether(UpdateState& first, UpdateState& second);
+  // Groups updated together in updateGroups: a group shares no body with up to kIndependentGroups
+  // before it, so any kIndependentGroups + 1 consecutive ones can be mutually independent.
+  static constexpr int kMaxRun = kIndependentGroups + 1;
+  struct CompactLanes;
+  static void searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes);
   static void finishUpdate(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
                            const RFactors& r, UpdateState& state, LanePack& merit);
 
