@@ -89,63 +89,80 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
     groupedSlots_[2 * k] = problem.blocks[k].slotA;
     groupedSlots_[2 * k + 1] = problem.blocks[k].slotB;
   }
-  groups_.clear();
+  packed_.clear();
   grouped_.assign(contacts, 0);
   groupOfSlot_.assign(problem.numSlots, -1);
   // The earliest contact not yet grouped always opens the next group, so `first` moves on with
   // every group and the search for partners looks at no more than kLookahead candidates.
   for (int first = 0; first < contacts;) {
-    const int groupIndex = static_cast<int>(groups_.size());
-    ContactGroup& group = groups_.emplace_back();
+    const int groupIndex = static_cast<int>(packed_.size());
+    PackedGroup& group = packed_.emplace_back();
     group.contact.fill(-1);
+    group.slots.fill(-1);
     auto touchesGroup = [&](int slot) { return slot >= 0 && groupOfSlot_[slot] == groupIndex; };
     int lanes = 0;
     for (int k = first, candidates = 0; k < contacts && lanes < kGroupWidth && candidates < kLookahead; ++k) {
       if (grouped_[k]) continue;
       ++candidates;
-      const ContactBlock& block = problem.blocks[k];
-      if (touchesGroup(block.slotA) || touchesGroup(block.slotB)) continue;
-      for (const int slot : {block.slotA, block.slotB})
+      const int slotA = groupedSlots_[2 * k], slotB = groupedSlots_[2 * k + 1];
+      if (touchesGroup(slotA) || touchesGroup(slotB)) continue;
+      for (const int slot : {slotA, slotB})
         if (slot >= 0) groupOfSlot_[slot] = groupIndex;
       grouped_[k] = 1;
+      group.slots[2 * lanes] = slotA;
+      group.slots[2 * lanes + 1] = slotB;
       group.contact[lanes++] = k;
     }
     while (first < contacts && grouped_[first]) ++first;
   }
+  const int count = static_cast<int>(packed_.size());
   // When interleaving pays: see kInterleaveUpToBytes and kInterleaveUpToContactsPerBody.
   if (std::size_t(problem.numSlots) * 6 * sizeof(double) <= kInterleaveUpToBytes ||
-      contacts <= kInterleaveUpToContactsPerBody * problem.numSlots)
+      contacts <= kInterleaveUpToContactsPerBody * problem.numSlots) {
     interleaveGroups(problem);
+  } else {
+    sweepOrder_.resize(count);
+    for (int i = 0; i < count; ++i) sweepOrder_[i] = i;
+  }
+  // The groups in sweep order, and for each how many of those just before it share no dynamic
+  // body with it (updateGroups updates such runs together).
+  constexpr int kNever = -(1 << 30);
+  groupOfSlot_.assign(problem.numSlots, kNever);  // the position of the last group touching each body
+  groups_.resize(count);
+  for (int position = 0; position < count; ++position) {
+    const PackedGroup& packed = packed_[sweepOrder_[position]];
+    int lastSharing = kNever;  // the latest position before this one with a group sharing a body
+    for (const int slot : packed.slots)
+      if (slot >= 0) {
+        lastSharing = std::max(lastSharing, groupOfSlot_[slot]);
+        groupOfSlot_[slot] = position;
+      }
+    groups_[position].contact = packed.contact;
+    groups_[position].independentBefore = std::min({position - 1 - lastSharing, position, kIndependentGroups});
+  }
 }
 
-// Reorders groups_ so that, where possible, each group shares no dynamic body with the
-// kIndependentGroups groups before it: position by position, the earliest group not yet placed that
-// qualifies among the next kInterleaveWindow, else the earliest group not yet placed. The sweep
-// stays Gauss-Seidel (see the class comment); only the order of the groups changes, and it depends
-// on the contacts' bodies alone (as does the choice to interleave, on their number), so it is
-// deterministic.
+// sweepOrder_ := the packed groups reordered so that, where possible, each group shares no dynamic
+// body with the kIndependentGroups groups before it: position by position, the earliest group not
+// yet placed that qualifies among the next kInterleaveWindow, else the earliest group not yet
+// placed. The sweep stays Gauss-Seidel (see the class comment); only the order of the groups
+// changes, and it depends on the contacts' bodies alone (as does the choice to interleave, on
+// their number), so it is deterministic.
 void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
-  const int count = static_cast<int>(groups_.size());
-  packed_.swap(groups_);
-  groups_.clear();
-  // groupOfSlot_ now holds the position in groups_ of the last placed group touching each body.
+  const int count = static_cast<int>(packed_.size());
+  sweepOrder_.clear();
+  // groupOfSlot_ now holds the position in the sweep of the last placed group touching each body.
   constexpr int kNever = -(1 << 30);
   groupOfSlot_.assign(problem.numSlots, kNever);
   // The packed groups not yet placed, in packing order: nextUnplaced_[i + 1] follows i (index 0 is
   // the list's head, count its end).
   nextUnplaced_.resize(count + 1);
   for (int i = 0; i <= count; ++i) nextUnplaced_[i] = i;
-  auto forEachSlot = [&](const ContactGroup& group, auto&& visit) {
-    for (const int k : group.contact)
-      if (k >= 0)
-        for (const int slot : {problem.blocks[k].slotA, problem.blocks[k].slotB})
-          if (slot >= 0) visit(slot);
-  };
   for (int position = 0; position < count; ++position) {
-    const auto independent = [&](const ContactGroup& group) {
-      bool shares = false;
-      forEachSlot(group, [&](int slot) { shares = shares || groupOfSlot_[slot] >= position - kIndependentGroups; });
-      return !shares;
+    const auto independent = [&](const PackedGroup& group) {
+      for (const int slot : group.slots)
+        if (slot >= 0 && groupOfSlot_[slot] >= position - kIndependentGroups) return false;
+      return true;
     };
     int before = 0;  // list entry before the pick (0: the head)
     for (int entry = 0, candidates = 0; nextUnplaced_[entry] < count && candidates < kInterleaveWindow;
@@ -156,13 +173,9 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
       }
     const int pick = nextUnplaced_[before];
     nextUnplaced_[before] = nextUnplaced_[pick + 1];
-    int lastSharing = kNever;  // the latest position before this one with a group sharing a body
-    forEachSlot(packed_[pick], [&](int slot) {
-      lastSharing = std::max(lastSharing, groupOfSlot_[slot]);
-      groupOfSlot_[slot] = position;
-    });
-    groups_.push_back(packed_[pick]);
-    groups_.back().independentBefore = std::min({position - 1 - lastSharing, position, kIndependentGroups});
+    for (const int slot : packed_[pick].slots)
+      if (slot >= 0) groupOfSlot_[slot] = position;
+    sweepOrder_.push_back(pick);
   }
 }
 

@@ -121,7 +121,14 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
   std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
-  std::vector<ContactGroup> packed_;       // interleaveGroups: the groups in packing order
+  // A group as formGroups packs it: its contacts and their dynamic bodies' slots (-1: none), in a
+  // few bytes instead of a ContactGroup's 1.5 KB, for the reordering to read and move.
+  struct PackedGroup {
+    std::array<int, kGroupWidth> contact;
+    std::array<int, 2 * kGroupWidth> slots;
+  };
+  std::vector<PackedGroup> packed_;        // the groups in packing order
+  std::vector<int> sweepOrder_;            // the packed groups in the order of the sweep
   std::vector<int> nextUnplaced_;          // interleaveGroups: a list of the packed groups not yet placed
   // The groups depend only on the sequence of (slotA, slotB) over the contacts and on the number
   // of dynamic bodies (whether to interleave); a resting scene keeps both from step to step, and
