@@ -65,13 +65,19 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
 
   grid_.findPairs(boxes_, movable_, pairs_, pool);
 
-  // The last step's memories, for the pairs found again (both lists sorted by pair).
+  // Memories for the pairs of meshes only (the other pairs have none: a scene of boxes keeps
+  // nothing), with the last step's for those found again (both lists sorted by pair).
+  memoryOfPair_.resize(pairs_.size());
   memories_.clear();
-  memories_.resize(pairs_.size());
-  for (std::size_t p = 0, q = 0; p < pairs_.size() && q < previousMemories_.size(); ++p) {
-    while (q < previousMemories_.size() && lessPair(previousMemories_[q].pair, pairs_[p])) ++q;
-    if (q < previousMemories_.size() && !lessPair(pairs_[p], previousMemories_[q].pair))
-      memories_[p] = std::move(previousMemories_[q]);
+  for (std::size_t p = 0; p < pairs_.size(); ++p) {
+    const bool meshes = kindOf(bodies[pairs_[p].a].shape) == ShapeKind::Mesh && kindOf(bodies[pairs_[p].b].shape) == ShapeKind::Mesh;
+    memoryOfPair_[p] = meshes ? static_cast<int>(memories_.size()) : -1;
+    if (meshes) memories_.emplace_back().pair = pairs_[p];
+  }
+  for (std::size_t m = 0, q = 0; m < memories_.size() && q < previousMemories_.size(); ++m) {
+    while (q < previousMemories_.size() && lessPair(previousMemories_[q].pair, memories_[m].pair)) ++q;
+    if (q < previousMemories_.size() && !lessPair(memories_[m].pair, previousMemories_[q].pair))
+      memories_[m] = std::move(previousMemories_[q]);
   }
 
   // Each chunk of pairs collects its contacts in pair order in a list of its own; the lists are
@@ -92,7 +98,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
       if (kindOf(shapeA) != ShapeKind::Mesh || kindOf(shapeB) != ShapeKind::Mesh) {
         collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold);
       } else {
-        PairMemory& memory = memories_[p];
+        PairMemory& memory = memories_[memoryOfPair_[p]];
         const Pose bInA = relativePose(poses_[pair.a], poses_[pair.b]);
         const double radiusB = boundingRadius(shapeB);
         // Far above the rounding of the bounds' arithmetic: a pair at the margin is searched.

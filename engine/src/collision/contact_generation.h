@@ -84,7 +84,8 @@ class ContactGenerator {
     bool hasFronts = false;  // and recorded its fronts then
     MeshPairFronts fronts;
   };
-  std::vector<PairMemory> memories_;          // per pair of pairs_, this step
+  std::vector<int> memoryOfPair_;             // per pair of pairs_: its entry in memories_, -1 unless two meshes
+  std::vector<PairMemory> memories_;          // per pair of meshes in pairs_, this step
   std::vector<PairMemory> previousMemories_;  // the last step's that know something, sorted by pair like pairs_
   int skippedPairs_ = 0;
   int replayedPairs_ = 0;
