@@ -48,10 +48,12 @@ void ContactBuffer::finalizeInto(ContactManifold& out, bool flipNormals, int max
 void ContactBuffer::sortAndMerge() {
   auto key = [](const ContactPoint& c) { return std::tuple(c.feature, c.point.x(), c.point.y(), c.point.z()); };
   std::sort(points_.begin(), points_.end(), [&](const ContactPoint& l, const ContactPoint& r) { return key(l) < key(r); });
+  // Squared distances against the squared merge distance: no square root per pair of points.
+  const double squaredMergeDistance = mergeDistance_ * mergeDistance_;
   size_t kept = 0;
   for (size_t i = 0; i < points_.size(); ++i) {
     const bool duplicate = std::any_of(points_.begin(), points_.begin() + kept, [&](const ContactPoint& k) {
-      return (k.point - points_[i].point).norm() <= mergeDistance_;
+      return (k.point - points_[i].point).squaredNorm() <= squaredMergeDistance;
     });
     if (!duplicate) points_[kept++] = points_[i];
   }
@@ -103,13 +105,12 @@ void ContactBuffer::keepSupportPolygon(const std::vector<int>& cluster, int budg
     for (int i : cluster) keep_[i] = 1;
     return;
   }
-  // The largest distance between two points, as the square root of the largest squared one (the
-  // same number: the square root is monotonic), each pair once.
+  // The largest squared distance between two points, each pair once.
   double squaredExtent = 0.0;
   for (size_t i = 0; i < cluster.size(); ++i)
     for (size_t j = i + 1; j < cluster.size(); ++j)
       squaredExtent = std::max(squaredExtent, (points_[cluster[i]].point - points_[cluster[j]].point).squaredNorm());
-  const double patchRadius = 0.1 * std::sqrt(squaredExtent);
+  const double squaredPatchRadius = 0.01 * squaredExtent;  // a tenth of the extent, squared
   // Deepest first, ties in canonical order. A box pair's cluster has 5-8 points: there each
   // point goes to its rank, counted without branches (a stable sort; std::stable_sort's buffer
   // allocation per call, and then an insertion sort's mispredicted branches, showed in the wall's
@@ -132,7 +133,7 @@ void ContactBuffer::keepSupportPolygon(const std::vector<int>& cluster, int budg
   members.clear();
   for (int i : byDepth_)
     if (std::none_of(members.begin(), members.end(),
-                     [&](int k) { return (points_[k].point - points_[i].point).norm() <= patchRadius; }))
+                     [&](int k) { return (points_[k].point - points_[i].point).squaredNorm() <= squaredPatchRadius; }))
       members.push_back(i);
   std::sort(members.begin(), members.end());  // back to the canonical order, for the tie-breaks
   if (static_cast<int>(members.size()) <= budget) {
