@@ -19,21 +19,17 @@ Vec4 jacobianTimesVelocities(const Mat3& frame, const Vec3& armA, const Vec6& ve
   return v;
 }
 
-// diag(J_k M^-1 J_k^T), the diagonal of diagonalBlock without the rest of the 4x4 product. Per
-// side, the angular rows of J_k are the columns of K = [arm x t_n, arm x t_t, arm x t_s, n]
-// (t_i the frame's columns), and diag(K^T I^-1 K) comes from one 3x3 by 3x4 product.
+// diag(J_k M^-1 J_k^T), the diagonal of diagonalBlock without the rest of the 4x4 product.
 Vec4 diagonalOfA(const ContactBlock& block, const std::vector<SlotInverseMass>& inverseMass) {
-  const Vec4 frameSquaredNorms(block.frame.col(0).squaredNorm(), block.frame.col(1).squaredNorm(),
-                               block.frame.col(2).squaredNorm(), 0.0);
   Vec4 diagonal = Vec4::Zero();
   auto addSide = [&](int slot, const Vec3& arm) {
     if (slot < 0) return;
     const SlotInverseMass& m = inverseMass[slot];
-    Eigen::Matrix<double, 3, 4> angularRows;
-    for (int row = 0; row < 3; ++row) angularRows.col(row) = arm.cross(block.frame.col(row));
-    angularRows.col(kTorsion) = block.frame.col(0);
-    const Eigen::Matrix<double, 3, 4> response = m.invInertiaWorld * angularRows;
-    diagonal += m.invMass * frameSquaredNorms + angularRows.cwiseProduct(response).colwise().sum().transpose();
+    for (int row = 0; row < 3; ++row) {
+      const Vec3 angular = arm.cross(block.frame.col(row));
+      diagonal[row] += m.invMass * block.frame.col(row).squaredNorm() + angular.dot(m.invInertiaWorld * angular);
+    }
+    diagonal[kTorsion] += block.frame.col(0).dot(m.invInertiaWorld * block.frame.col(0));
   };
   addSide(block.slotA, block.armA);
   addSide(block.slotB, block.armB);
