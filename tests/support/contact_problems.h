@@ -148,14 +148,18 @@ inline AssembledProblem makeRandomContactGraphProblem(int count, int extra, unsi
 // body k (random mass and inertia) against a static body or one of the bodies 0..k-1 (chosen at
 // random), with a random frame, arms and free velocity b. J is then block lower triangular with
 // full-rank 4x6 diagonal blocks, so A = J M^-1 J^T is symmetric positive definite. mu applies to
-// both tangent directions, mu / 10 (a length) to torsion.
-inline ContactProblem makeRandomProblem(int contacts, unsigned seed, double mu) {
+// both tangent directions, mu / 10 (a length) to torsion. With `bodies` given (fewer than the
+// contacts), each contact instead pushes a random body against a static one or another random
+// body: many contacts per body, and A is then singular (more rows than the bodies' freedoms).
+inline ContactProblem makeRandomProblem(int contacts, unsigned seed, double mu, int bodies = -1) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<double> unit(-1.0, 1.0);
   auto randomVector = [&] { return Vec3(unit(rng), unit(rng), unit(rng)); };
+  const bool oneBodyPerContact = bodies < 0;
+  if (oneBodyPerContact) bodies = contacts;
   ContactProblem problem;
-  problem.numSlots = contacts;
-  for (int i = 0; i < contacts; ++i) {
+  problem.numSlots = bodies;
+  for (int i = 0; i < bodies; ++i) {
     SlotInverseMass m;
     m.invMass = 1.0 / (1.0 + 0.9 * unit(rng));
     const Mat3 rotation = Quat(Eigen::AngleAxisd(3.0 * unit(rng), randomVector().normalized())).toRotationMatrix();
@@ -165,8 +169,14 @@ inline ContactProblem makeRandomProblem(int contacts, unsigned seed, double mu) 
   }
   for (int k = 0; k < contacts; ++k) {
     ContactBlock block;
-    block.slotB = k;
-    block.slotA = std::uniform_int_distribution<int>(-1, k - 1)(rng);
+    if (oneBodyPerContact) {
+      block.slotB = k;
+      block.slotA = std::uniform_int_distribution<int>(-1, k - 1)(rng);
+    } else {
+      block.slotB = std::uniform_int_distribution<int>(0, bodies - 1)(rng);
+      do block.slotA = std::uniform_int_distribution<int>(-1, bodies - 1)(rng);
+      while (block.slotA == block.slotB);
+    }
     const Vec3 n = randomVector().normalized();
     const Vec3 t = n.unitOrthogonal();
     block.frame.col(0) = n;

@@ -48,7 +48,8 @@ void ContactBuffer::finalizeInto(ContactManifold& out, bool flipNormals, int max
 void ContactBuffer::sortAndMerge() {
   auto key = [](const ContactPoint& c) { return std::tuple(c.feature, c.point.x(), c.point.y(), c.point.z()); };
   std::sort(points_.begin(), points_.end(), [&](const ContactPoint& l, const ContactPoint& r) { return key(l) < key(r); });
-  // Squared distances against the squared merge distance: no square root per pair of points.
+  // Squared distances against the squared merge distance: no square root per pair of points (the
+  // two comparisons can disagree only where rounding ties them).
   const double squaredMergeDistance = mergeDistance_ * mergeDistance_;
   size_t kept = 0;
   for (size_t i = 0; i < points_.size(); ++i) {
@@ -110,7 +111,9 @@ void ContactBuffer::keepSupportPolygon(const std::vector<int>& cluster, int budg
   for (size_t i = 0; i < cluster.size(); ++i)
     for (size_t j = i + 1; j < cluster.size(); ++j)
       squaredExtent = std::max(squaredExtent, (points_[cluster[i]].point - points_[cluster[j]].point).squaredNorm());
-  const double squaredPatchRadius = 0.01 * squaredExtent;  // a tenth of the extent, squared
+  // A tenth of the extent, squared: compared with squared distances, no square root per pair of
+  // points (which can disagree with comparing the distances themselves only at rounding ties).
+  const double squaredPatchRadius = 0.01 * squaredExtent;
   // Deepest first, ties in canonical order. A box pair's cluster has 5-8 points: there each
   // point goes to its rank, counted without branches (a stable sort; std::stable_sort's buffer
   // allocation per call, and then an insertion sort's mispredicted branches, showed in the wall's

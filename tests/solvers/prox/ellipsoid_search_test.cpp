@@ -149,7 +149,7 @@ TEST(EllipsoidSearch, ProjectionLanesGiveTheScalarBitsAndTheMetricProjection) {
   checkProjectionLanes<2>(17);
 }
 
-// Two vectors of lanes searched as one (LanePair, as the sweep pairs two groups): each active lane
+// Two vectors of lanes searched as one (LanePair, as the sweep searches eight gathered lanes): each active lane
 // gives the scalar search's bits, whichever lanes of either half are inactive (their x is not
 // meaningful: the sweep keeps its own value there).
 TEST(EllipsoidSearch, PairedLanesGiveTheScalarBits) {

@@ -65,6 +65,9 @@ CONTACTLAB_LANE_INLINE double squareRoot(double x) { return std::sqrt(x); }
 // the plain loop below is one square root per register in each clone: in the AVX2 clone one
 // 256-bit vsqrtpd for four lanes (on the pyramid and the pile this took 3-5 % off the sweep).
 // Square roots are correctly rounded, so all give the same bits (the arguments here are >= 0).
+// The template thus has a different body in the sweep's file than in others (the tests); it is
+// always inlined and both bodies give the same bits, so the one-definition rule's letter is all
+// that differs.
 template <class T>
 CONTACTLAB_LANE_INLINE T squareRoot(T x) {
 #if defined(__SSE2__) && !defined(__NO_MATH_ERRNO__)

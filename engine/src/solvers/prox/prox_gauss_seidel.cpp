@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 
 namespace contactlab {
 namespace {
@@ -74,6 +76,10 @@ const SlotInverseMass kNoResponse{};
 
 }  // namespace
 
+ProxGaussSeidel::ProxGaussSeidel(int maxRun) : ProxSolver(ProxAlgorithm::GaussSeidel), maxRun_(maxRun) {
+  if (maxRun < 1 || maxRun > kMaxRun) throw std::invalid_argument("ProxGaussSeidel: maxRun must be 1 to " + std::to_string(kMaxRun));
+}
+
 void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
   const int contacts = problem.numContacts();
   const auto sameSlots = [&] {
@@ -126,7 +132,6 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
   }
   // The groups in sweep order, and for each how many of those just before it share no dynamic
   // body with it (updateGroups updates such runs together).
-  constexpr int kNever = -(1 << 30);
   groupOfSlot_.assign(problem.numSlots, kNever);  // the position of the last group touching each body
   groups_.resize(count);
   for (int position = 0; position < count; ++position) {
@@ -152,7 +157,6 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
   const int count = static_cast<int>(packed_.size());
   sweepOrder_.clear();
   // groupOfSlot_ now holds the position in the sweep of the last placed group touching each body.
-  constexpr int kNever = -(1 << 30);
   groupOfSlot_.assign(problem.numSlots, kNever);
   // The packed groups not yet placed, in packing order: nextUnplaced_[i + 1] follows i (index 0 is
   // the list's head, count its end).
@@ -213,9 +217,10 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
       setResponse(block.slotA, group.massA, group.inertiaA);
       setResponse(block.slotB, group.massB, group.inertiaB);
       // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
-      // its zero inverse mass keeps it zero. Groups within kIndependentGroups of each other use
-      // different sets of zero slots, as they use different bodies (interleaveGroups): with one set,
-      // each group's loads of a zero slot would depend on the previous group's stores to it.
+      // its zero inverse mass keeps it zero. Groups within kZeroSlotSets positions of each other
+      // (a run, or groups interleaved to be independent) use different sets of zero slots, as they
+      // use different bodies: with one set, each group's loads of a zero slot would depend on the
+      // previous group's stores to it.
       const std::ptrdiff_t zeroSlot = problem.numSlots + kGroupWidth * std::ptrdiff_t(position % kZeroSlotSets) + lane;
       group.offsetA[lane] = 6 * (block.slotA >= 0 ? block.slotA : zeroSlot);
       group.offsetB[lane] = 6 * (block.slotB >= 0 ? block.slotB : zeroSlot);
@@ -401,9 +406,10 @@ template <class T, class Lanes>
 }  // namespace
 
 // The closest-point searches of a run of independent groups (kMaxRun at most), for the outside
-// lanes that the vector search may take (beginUpdate's `together`). A group alone searches its
-// lanes in place. The lanes of a longer run are gathered into consecutive lanes and searched eight
-// (a LanePair) or four at a time, or one alone: in their groups, the lanes inside the ellipsoid,
+// lanes that the vector search may take (beginUpdate's `together`). A group alone with two lanes
+// or more to search searches them in place. Otherwise the lanes of the run are gathered into
+// consecutive lanes and searched eight (a LanePair) or four at a time, or, a single lane, by the
+// scalar search (a vector search costs four lanes' worth for one): in their groups, the lanes inside the ellipsoid,
 // separating or padding would each take a vector lane (on the pyramid 45 % of the lanes are
 // outside, and gathering took its sweep from 33 to 29 ns per contact). Each lane's search depends
 // on its own values only, so the results are those of searching every lane alone.
@@ -490,6 +496,7 @@ template <class T, class Lanes>
   GroupLambda* const next = lambdaBuffers_[target].data();
   double* const w = w_.data();
   const std::size_t count = groups_.size();
+  const int maxRun = maxRun_;
   // The merit's maximum lane by lane over the groups, then over the lanes: the same maximum (no NaN
   // enters: a comparison with NaN keeps the old value, as std::max did group by group).
   LanePack merit = {};
@@ -499,7 +506,7 @@ template <class T, class Lanes>
     // Alg. 2, lines 5-9, for a run of groups that share no body (their updates are then
     // independent: doing them together gives the numbers doing them one after the other would).
     int run = 1;
-    while (run < kMaxRun && i + run < count && groups[i + run].independentBefore >= run) ++run;
+    while (run < maxRun && i + run < count && groups[i + run].independentBefore >= run) ++run;
     for (int j = 0; j < run; ++j) beginUpdate(groups[i + j], lambda[i + j], w, r, states[j]);
     if (r.isDiagonal()) searchRun(states, run, lanes);
     for (int j = 0; j < run; ++j) finishUpdate(groups[i + j], lambda[i + j], next[i + j], w, r, states[j], merit);

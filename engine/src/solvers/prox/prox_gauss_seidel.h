@@ -26,7 +26,7 @@ namespace contactlab {
 // does not read the w this one writes. In packing order consecutive groups nearly always share a
 // body (they come from neighbouring contacts), so the sweep ran as one chain; interleaved, the
 // processor overlaps the updates of neighbouring groups (only where it was measured to pay: see
-// kInterleaveUpToBytes). The order stays close to assembly order; docs/benchmarks.md records its
+// kInterleaveUpToBytes and kInterleaveUpToContactsPerBody). The order stays close to assembly order; docs/benchmarks.md records its
 // effect on the time and on the sweeps needed to converge. A run of up to kMaxRun consecutive
 // groups that share no body with one another is updated together (updateGroups), so that the
 // closest-point searches of all their outside lanes run in full vectors (searchRun).
@@ -37,6 +37,9 @@ namespace contactlab {
 class ProxGaussSeidel final : public ProxSolver {
  public:
   ProxGaussSeidel() : ProxSolver(ProxAlgorithm::GaussSeidel) {}
+  // At most `maxRun` (1 to kMaxRun) groups updated together. Runs only batch updates that are
+  // independent, so every value gives bit-identical results; tests compare 1 with kMaxRun.
+  explicit ProxGaussSeidel(int maxRun);
   // w = M^-1 J^T lambda of Alg. 2, kept in step with the iterate (also after a roll-back).
   const Eigen::VectorXd* bodySpaceResponse() const override { return &w_; }
   static constexpr int kGroupWidth = 4;
@@ -113,6 +116,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // Groups updated together in updateGroups: a group shares no body with up to kIndependentGroups
   // before it, so any kIndependentGroups + 1 consecutive ones can be mutually independent.
   static constexpr int kMaxRun = kIndependentGroups + 1;
+  static_assert(kMaxRun <= kZeroSlotSets, "the groups of a run use different zero slots (prepare)");
   struct CompactLanes;
   static void searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes);
   static void finishUpdate(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
@@ -120,7 +124,10 @@ class ProxGaussSeidel final : public ProxSolver {
 
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
-  std::vector<int> groupOfSlot_;           // per dynamic body: the last group that touches it
+  // Per dynamic body: the last group touching it so far (its index while packing, its position in
+  // the sweep while ordering; kNever for none).
+  std::vector<int> groupOfSlot_;
+  static constexpr int kNever = -(1 << 30);
   // A group as formGroups packs it: its contacts and their dynamic bodies' slots (-1: none), in a
   // few bytes instead of a ContactGroup's 1.5 KB, for the reordering to read and move.
   struct PackedGroup {
@@ -139,6 +146,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // the one the next sweep writes (the sweep reads lambda^k from one and writes lambda^{k+1} to
   // another). Keeping the best iterate is then choosing an index instead of copying every lambda.
   std::array<std::vector<GroupLambda>, 3> lambdaBuffers_;
+  int maxRun_ = kMaxRun;
   int currentBuffer_ = 0;
   int bestBuffer_ = 0;
 };
