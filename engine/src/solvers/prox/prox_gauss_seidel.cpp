@@ -409,10 +409,11 @@ template <class T, class Lanes>
 // lanes that the vector search may take (beginUpdate's `together`). A group alone with two lanes
 // or more to search searches them in place. Otherwise the lanes of the run are gathered into
 // consecutive lanes and searched eight (a LanePair) or four at a time, or, a single lane, by the
-// scalar search (a vector search costs four lanes' worth for one): in their groups, the lanes inside the ellipsoid,
-// separating or padding would each take a vector lane (on the pyramid 45 % of the lanes are
-// outside, and gathering took its sweep from 33 to 29 ns per contact). Each lane's search depends
-// on its own values only, so the results are those of searching every lane alone.
+// scalar search (a vector search costs four lanes' worth for one). Left in their groups, the
+// lanes inside the ellipsoid, separating or padding would each take a vector lane (on the pyramid
+// 45 % of the lanes are outside, and gathering took its sweep from 33 to 29 ns per contact). Each
+// lane's search depends on its own values only, so the results are those of searching every lane
+// alone.
 [[gnu::always_inline]] inline void ProxGaussSeidel::searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes) {
   if (run == 1 && states[0].lanesTogether >= 2) {
     UpdateState& s = states[0];
