@@ -95,7 +95,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
       const Shape& shapeB = bodies[pair.b].shape;
       const double margin = kContactSkin + closingBound(travel_[pair.a], travel_[pair.b], dt, gravity.norm());
       mine.manifold.clear();
-      if (kindOf(shapeA) != ShapeKind::Mesh || kindOf(shapeB) != ShapeKind::Mesh) {
+      if (memoryOfPair_[p] < 0) {  // not two meshes
         collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold);
       } else {
         PairMemory& memory = memories_[memoryOfPair_[p]];

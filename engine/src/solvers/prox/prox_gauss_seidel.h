@@ -26,10 +26,11 @@ namespace contactlab {
 // does not read the w this one writes. In packing order consecutive groups nearly always share a
 // body (they come from neighbouring contacts), so the sweep ran as one chain; interleaved, the
 // processor overlaps the updates of neighbouring groups (only where it was measured to pay: see
-// kInterleaveUpToBytes and kInterleaveUpToContactsPerBody). The order stays close to assembly order; docs/benchmarks.md records its
-// effect on the time and on the sweeps needed to converge. A run of up to kMaxRun consecutive
-// groups that share no body with one another is updated together (updateGroups), so that the
-// closest-point searches of all their outside lanes run in full vectors (searchRun).
+// kInterleaveUpToBytes and kInterleaveUpToContactsPerBody). The order stays close to assembly
+// order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
+// A run of up to kMaxRun consecutive groups that share no body with one another is updated
+// together (updateGroups), so that the closest-point searches of all their outside lanes run in
+// full vectors (searchRun).
 //
 // Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
 // step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
