@@ -54,6 +54,23 @@ TEST(Kdop, DistanceBoundIsTheFarthestSlab) {
   EXPECT_NEAR(unitCube.distanceBound(projectOnAxes(axes, Vec3(2, 2, 2))), std::sqrt(3.0), 1e-12);
 }
 
+// A point's path (a Sweep) against a kDOP: it may come within the distance if any point of the
+// path may; the bound it gives is that of the path's nearest end on the separating slab.
+TEST(Kdop, PathOfAPointIsTestedAsAWhole) {
+  const auto axes = kdopAxes(14);
+  const Kdop unitCube = kdopOfPoints(axes, std::vector<Vec3>{{0, 0, 0}, {1, 1, 1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
+                                                              {1, 1, 0}, {1, 0, 1}, {0, 1, 1}});
+  const Vec3 start(3, 0.5, 0.5);
+  double bound = 0.0;
+  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound));
+  EXPECT_DOUBLE_EQ(bound, 2.0);
+  EXPECT_TRUE(unitCube.mayBeWithin(axes, start, 0.5, bound, Sweep(axes, Vec3(-2.5, 0, 0))));  // into the cube
+  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Sweep(axes, Vec3(-1, 0, 0))));   // stops 1 short
+  EXPECT_DOUBLE_EQ(bound, 1.0);
+  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Sweep(axes, Vec3(2, 0, 0))));  // away: the start
+  EXPECT_DOUBLE_EQ(bound, 2.0);
+}
+
 // Random points and kDOPs of a few random points each, for k = 14, 18 and 26 (7, 9 and 13 axes:
 // pairs of slabs and an odd last one) and for the first three axes only.
 struct RandomKdops {
@@ -86,45 +103,50 @@ TEST(Kdop, DistanceBoundIsTheLargestGapOverAllSlabs) {
 
 // The box is given in another frame; on each axis its extent is that of its eight corners placed in
 // the kDOP's frame, and the test must find the first axis (in order) on which that extent, grown by
-// the margin, misses the kDOP's slab, with the gap there.
+// the margin, misses the kDOP's slab, with the gap there. With a sweep, the box's whole path: the
+// corners where it starts and where it ends (in the kDOP's frame).
 TEST(OrientedBoxTest, FindsTheFirstSeparatingSlabOfTheBoxCorners) {
   RandomKdops random;
   std::uniform_real_distribution<double> unit(0.0, 1.0);
   int separatedCount = 0, overlappingCount = 0;
-  for (const auto axes : RandomKdops::axisSets())
-    for (int trial = 0; trial < 500; ++trial) {
-      const Kdop kdop = random.kdop(axes);
-      const Vec3 axisPart = random.point();
-      const Quat orientation =
-          Quat(random.coordinate(random.random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
-      const Pose boxFrameInKdopFrame{random.point(), orientation.toRotationMatrix()};
-      const Vec3 centre = random.point();
-      const Vec3 halfExtents(unit(random.random), unit(random.random), unit(random.random));
-      const double margin = 0.1 * unit(random.random);
-      double expectedDistance = std::numeric_limits<double>::quiet_NaN();
-      for (size_t i = 0; i < axes.size() && std::isnan(expectedDistance); ++i) {
-        double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
-        for (int corner = 0; corner < 8; ++corner) {
-          const Vec3 signs((corner & 1) ? 1 : -1, (corner & 2) ? 1 : -1, (corner & 4) ? 1 : -1);
-          const Vec3 inKdopFrame = boxFrameInKdopFrame.position +
-                                   boxFrameInKdopFrame.rotation * (centre + signs.cwiseProduct(halfExtents));
-          lowest = std::min(lowest, axes[i].dot(inKdopFrame));
-          highest = std::max(highest, axes[i].dot(inKdopFrame));
+  for (const bool moving : {false, true})
+    for (const auto axes : RandomKdops::axisSets())
+      for (int trial = 0; trial < 500; ++trial) {
+        const Kdop kdop = random.kdop(axes);
+        const Vec3 axisPart = random.point();
+        const Quat orientation =
+            Quat(random.coordinate(random.random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
+        const Pose boxFrameInKdopFrame{random.point(), orientation.toRotationMatrix()};
+        const Vec3 centre = random.point();
+        const Vec3 halfExtents(unit(random.random), unit(random.random), unit(random.random));
+        const double margin = 0.1 * unit(random.random);
+        const Vec3 translation = moving ? Vec3(random.point()) : Vec3::Zero();
+        double expectedDistance = std::numeric_limits<double>::quiet_NaN();
+        for (size_t i = 0; i < axes.size() && std::isnan(expectedDistance); ++i) {
+          double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
+          for (int corner = 0; corner < 8; ++corner) {
+            const Vec3 signs((corner & 1) ? 1 : -1, (corner & 2) ? 1 : -1, (corner & 4) ? 1 : -1);
+            const Vec3 inKdopFrame = boxFrameInKdopFrame.position +
+                                     boxFrameInKdopFrame.rotation * (centre + signs.cwiseProduct(halfExtents));
+            for (const Vec3& end : {inKdopFrame, Vec3(inKdopFrame + translation)}) {
+              lowest = std::min(lowest, axes[i].dot(end));
+              highest = std::max(highest, axes[i].dot(end));
+            }
+          }
+          if (lowest - margin > kdop.upper[i]) expectedDistance = lowest - kdop.upper[i];
+          if (highest + margin < kdop.lower[i]) expectedDistance = kdop.lower[i] - highest;
         }
-        if (lowest - margin > kdop.upper[i]) expectedDistance = lowest - kdop.upper[i];
-        if (highest + margin < kdop.lower[i]) expectedDistance = kdop.lower[i] - highest;
+        const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, Sweep(axes, translation));
+        double distance = -1.0;
+        const bool separated = test.separated(kdop, centre, halfExtents, distance);
+        ASSERT_EQ(separated, !std::isnan(expectedDistance)) << axes.size() << " axes, trial " << trial;
+        EXPECT_EQ(test.overlaps(kdop, centre, halfExtents), !separated);
+        if (separated) EXPECT_NEAR(distance, expectedDistance, 1e-12) << axes.size() << " axes, trial " << trial;
+        ++(separated ? separatedCount : overlappingCount);
       }
-      const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin);
-      double distance = -1.0;
-      const bool separated = test.separated(kdop, centre, halfExtents, distance);
-      ASSERT_EQ(separated, !std::isnan(expectedDistance)) << axes.size() << " axes, trial " << trial;
-      EXPECT_EQ(test.overlaps(kdop, centre, halfExtents), !separated);
-      if (separated) EXPECT_NEAR(distance, expectedDistance, 1e-12) << axes.size() << " axes, trial " << trial;
-      ++(separated ? separatedCount : overlappingCount);
-    }
   // Both outcomes are exercised.
-  EXPECT_GT(separatedCount, 200);
-  EXPECT_GT(overlappingCount, 200);
+  EXPECT_GT(separatedCount, 400);
+  EXPECT_GT(overlappingCount, 400);
 }
 
 }  // namespace

@@ -144,6 +144,83 @@ TEST_F(MeshMeshCrossAndSphere, SeparationBoundIsBelowEveryVertexDistance) {
   EXPECT_GT(bounded, 40);
 }
 
+// With the pair's relative travel, a vertex within the margin is proposed only if its path can
+// bring it within the path margin: the upper box 8 mm above the lower one, within the 2 cm
+// margin, touches it when it comes down by 12 mm, not when it moves sideways or away.
+TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
+  const MeshCollisionModel lower = modelOf(test::boxMesh(Vec3(0.5, 0.5, 0.2)));
+  const MeshCollisionModel upper = modelOf(test::boxMesh(Vec3(0.3, 0.3, 0.1)));
+  const Pose upperPose = poseOf(Vec3(0.1, -0.1, 0.3 + 8e-3));
+  const double margin = 0.02, pathMargin = 0.005;
+  auto contactsMoving = [&](const Vec3* travelOfUpper) {
+    return meshContacts(
+        [&](ContactBuffer& b) {
+          if (travelOfUpper) b.setRelativeTravel({*travelOfUpper, pathMargin});
+          collideMeshMesh(lower, Pose{}, upper, upperPose, b);
+        },
+        margin);
+  };
+  const ContactManifold still = contactsMoving(nullptr);  // no travel known: the whole margin
+  expectFootprintCorners(still, 0.1, -0.1, 0.3, 0.3);
+  const Vec3 down(0, 0, -0.012), sideways(0.012, 0, 0), away(0, 0, 0.012);
+  const ContactManifold landing = contactsMoving(&down);
+  expectFootprintCorners(landing, 0.1, -0.1, 0.3, 0.3);
+  expectNormalAndGap(landing, Vec3::UnitZ(), 8e-3);
+  EXPECT_TRUE(contactsMoving(&sideways).empty());
+  EXPECT_TRUE(contactsMoving(&away).empty());
+}
+
+// The path test misses no vertex: on random poses and travels, every vertex some point of whose
+// path lies inside the other mesh or within the path margin of it (sampled along the path) is
+// proposed, while vertices within the margin whose paths stay away are not.
+TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
+  std::mt19937 random(8);
+  std::uniform_real_distribution<double> component(-0.03, 0.03);
+  const double pathMargin = 0.01;
+  int mustPropose = 0, withinMarginOnly = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto [poseA, poseB] = randomPoses(random, 0.3);
+    const Vec3 travelOfB(component(random), component(random), component(random));
+    const double margin = travelOfB.norm() + pathMargin;
+    ContactBuffer buffer(margin, 1e-9);
+    buffer.setRelativeTravel({travelOfB, pathMargin});
+    collideMeshMesh(a, poseA, b, poseB, buffer);
+    auto proposed = [&](std::uint32_t feature) {
+      for (int i = 0; i < buffer.size(); ++i)
+        if (buffer[i].feature == feature) return true;
+      return false;
+    };
+    // Each vertex of `from` moves by `travel` relative to `to`.
+    auto check = [&](const MeshCollisionModel& from, const Pose& fromPose, const MeshCollisionModel& to,
+                     const Pose& toPose, const Vec3& travel, std::uint32_t side) {
+      const auto& vertices = from.geometry().surface.vertices;
+      for (size_t v = 0; v < vertices.size(); ++v) {
+        const Vec3 start = toWorld(fromPose, vertices[v]);
+        bool pathNear = false;
+        constexpr int kSamples = 40;
+        for (int s = 0; s <= kSamples && !pathNear; ++s) {
+          const Vec3 inTo = toBody(toPose, start + (double(s) / kSamples) * travel);
+          const auto surface = to.closestSurfacePoint(inTo, pathMargin);
+          pathNear = surface.has_value() && surface->distance <= pathMargin;
+        }
+        const auto atStart = to.closestSurfacePoint(toBody(toPose, start), margin);
+        const bool withinMargin = atStart.has_value() && atStart->distance < margin;
+        const std::uint32_t feature = side | static_cast<std::uint32_t>(v);
+        if (pathNear) {
+          ++mustPropose;
+          EXPECT_TRUE(proposed(feature)) << "trial " << trial << ", vertex " << v;
+        } else if (withinMargin && !proposed(feature)) {
+          ++withinMarginOnly;
+        }
+      }
+    };
+    check(a, poseA, b, poseB, -travelOfB, 0u);
+    check(b, poseB, a, poseA, travelOfB, kSecondShapeFeature);
+  }
+  EXPECT_GT(mustPropose, 100);
+  EXPECT_GT(withinMarginOnly, 100) << "the travel should leave out vertices the margin alone would take";
+}
+
 TEST(MeshMesh, SeparatedMeshesHaveNoContacts) {
   const MeshCollisionModel a = modelOf(test::crossMesh(8, 2, 0.05));
   EXPECT_TRUE(

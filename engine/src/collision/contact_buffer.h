@@ -10,6 +10,14 @@ namespace contactlab {
 
 struct MeshPairFronts;
 
+// How the second shape of a pair may move relative to the first before the next midpoint: a
+// translation (world frame), and around its path a distance for the rest (either body's rotation,
+// the contact skin). See ContactBuffer::relativeTravel.
+struct RelativeTravel {
+  Vec3 translationOfSecond = Vec3::Zero();
+  double pathMargin = 0.0;
+};
+
 class ContactBuffer {
  public:
   // Primitive pairs propose at most 8 points (Sutherland-Hodgman clipping of a quad by four
@@ -21,6 +29,13 @@ class ContactBuffer {
   void reset(double margin, double mergeDistance);
 
   double margin() const { return margin_; }
+
+  // The pair's relative travel, if its caller knows it (with |translation| + pathMargin <= margin);
+  // after reset, none: a point path and pathMargin = margin. Two meshes propose only the vertices
+  // whose path comes within pathMargin of the other shape (collideMeshMesh): a vertex within the
+  // margin but moving away or sideways cannot touch before the next midpoint.
+  void setRelativeTravel(const RelativeTravel& travel) { travel_ = travel; }
+  const RelativeTravel& relativeTravel() const { return travel_; }
 
   // A lower bound of the distance between the two shapes' contact features that a pair found
   // while proposing no point (mesh pairs, collideMeshMesh); 0, the default after reset, when the
@@ -64,6 +79,7 @@ class ContactBuffer {
   std::vector<int> byDepth_;         // scratch: them, deepest first
   std::vector<int> representatives_; // scratch: the deepest of each patch of them
   double margin_ = 0.0;
+  RelativeTravel travel_;
   double mergeDistance_ = 0.0;
   double separationBound_ = 0.0;
   MeshPairFronts* meshPairFronts_ = nullptr;

@@ -28,6 +28,14 @@ double closingBound(const BodyTravel& a, const BodyTravel& b, double dt, double 
   return dt * (a.velocity - b.velocity).norm() + a.spin + b.spin + (a.dynamic != b.dynamic ? gravity * dt * dt : 0.0);
 }
 
+// closingBound's translation as a vector, and the rest of it around that path: b's displacement
+// relative to a until the next midpoint (gravity's share when one body is dynamic and the other
+// not), then the skin and both bodies' spin. |translation| + pathMargin <= closingBound + skin.
+RelativeTravel relativeTravel(const BodyTravel& a, const BodyTravel& b, double dt, const Vec3& gravity) {
+  const double falling = (b.dynamic ? 1.0 : 0.0) - (a.dynamic ? 1.0 : 0.0);
+  return {dt * (b.velocity - a.velocity) + falling * dt * dt * gravity, kContactSkin + a.spin + b.spin};
+}
+
 bool lessPair(const BodyPair& x, const BodyPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 
 }  // namespace
@@ -104,6 +112,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
         // Far above the rounding of the bounds' arithmetic: a pair at the margin is searched.
         const double slack = 1e-9 * (1.0 + boundingRadius(shapeA) + radiusB);
         const double moved = memory.recorded ? movedSince(memory.bInA, bInA, radiusB) : 0.0;
+        const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity);
         if (memory.bound > 0.0 && memory.bound - moved > margin + slack) {
           ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
           continue;
@@ -113,7 +122,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
           memory.fronts.mode = MeshPairFronts::Mode::Replay;
           memory.fronts.reach = margin + moved + slack;
           collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold,
-                        &memory.fronts);
+                        &memory.fronts, &travel);
         } else {
           // A pair whose gap may close by more than kFrontReach in a step would move beyond its
           // fronts' reach before it could use them (two jacks landing on each other): it keeps
@@ -126,7 +135,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
             memory.fronts.verticesOfB = {};
           }
           memory.bound = collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_,
-                                       mine.manifold, memory.hasFronts ? &memory.fronts : nullptr);
+                                       mine.manifold, memory.hasFronts ? &memory.fronts : nullptr, &travel);
           memory.recorded = true;
           memory.pair = pair;
           memory.bInA = bInA;

@@ -35,6 +35,18 @@ struct AxisProjections {
 };
 AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point);
 
+// A point's straight path start + t d, t in [0, 1], seen along the axes of a kDOP: it reaches
+// ahead[i] = max(0, a_i . d) beyond the start's projection on axis i and behind[i] = min(0, a_i .
+// d) before it. Formed once per translation d (every vertex of a mesh moves by the same d relative
+// to another body: ContactBuffer::RelativeTravel); the default is no motion, a point.
+struct Sweep {
+  Vec3 translation = Vec3::Zero();
+  std::array<double, kMaxKdopAxes> ahead{};
+  std::array<double, kMaxKdopAxes> behind{};
+  Sweep() = default;
+  Sweep(std::span<const Vec3> axes, const Vec3& translation);
+};
+
 // Slab i is [lower[i], upper[i]] along axis i; only the first axes.size() entries are used.
 struct Kdop {
   std::array<double, kMaxKdopAxes> lower;
@@ -55,13 +67,14 @@ struct Kdop {
       if (std::max(lower[i] - point.along[i], point.along[i] - upper[i]) > distance) return false;
     return true;
   }
-  // The same for a point tested against one kDOP, projected only as far as the first slab farther
-  // than `distance`; when false, `bound` is the distance to that slab (a lower bound of the
-  // distance from the point to the kDOP).
-  bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound) const {
+  // The same for the path of a point (`sweep`: a point alone by default) tested against one kDOP,
+  // projected only as far as the first slab farther than `distance`; when false, `bound` is the
+  // distance to that slab (a lower bound of the distance from every point of the path to the kDOP).
+  bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound,
+                   const Sweep& sweep = Sweep()) const {
     for (size_t i = 0; i < axes.size(); ++i) {
       const double projection = axes[i].dot(point);
-      bound = std::max(lower[i] - projection, projection - upper[i]);
+      bound = std::max(lower[i] - (projection + sweep.ahead[i]), (projection + sweep.behind[i]) - upper[i]);
       if (bound > distance) return false;
     }
     return true;
@@ -75,10 +88,12 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
 // (a . R c + a . t and |a . R_j|) is formed once, so a test costs two 3-vectors' dot products per
 // axis. Axes go two at a time (one SSE2 register on x86-64; the tandem traversal of two meshes is
 // mostly this test, and a node pair that is not separated tests every axis), stopping at the
-// first pair with a separating slab.
+// first pair with a separating slab. With a `sweep` (formed on this body's axes, its translation
+// in this body's frame) the boxes are tested along their whole path: each projected box is
+// widened by the path's extent on the axis, which costs one addition per axis.
 class OrientedBoxTest {
  public:
-  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin);
+  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin, const Sweep& sweep = Sweep());
   bool overlaps(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents) const {
     double unused;
     return !separated(kdop, centre, halfExtents, unused);
@@ -96,7 +111,8 @@ class OrientedBoxTest {
       const SlabPair middle =
           ((loadSlabPair(x_, i) * cx + loadSlabPair(y_, i) * cy) + loadSlabPair(z_, i) * cz) + loadSlabPair(offset_, i);
       const SlabPair boxRadius =
-          (loadSlabPair(absX_, i) * hx + loadSlabPair(absY_, i) * hy) + loadSlabPair(absZ_, i) * hz;
+          (loadSlabPair(absX_, i) * hx + loadSlabPair(absY_, i) * hy) + loadSlabPair(absZ_, i) * hz +
+          loadSlabPair(sweepRadius_, i);
       const SlabPair radius = boxRadius + margin_;
       const auto above = middle - radius > upper;
       const auto below = middle + radius < lower;
@@ -115,10 +131,10 @@ class OrientedBoxTest {
   }
 
  private:
-  // Per axis a: the components of R^T a, of |R^T a|, and a . t; one more entry, a copy of the
-  // last axis's, for an odd last axis.
+  // Per axis a: the components of R^T a, of |R^T a|, a . t plus the middle of the sweep's extent
+  // on a, and half that extent; one more entry, a copy of the last axis's, for an odd last axis.
   using Values = std::array<double, kMaxKdopAxes + 1>;
-  Values x_, y_, z_, absX_, absY_, absZ_, offset_;
+  Values x_, y_, z_, absX_, absY_, absZ_, offset_, sweepRadius_;
   int axisCount_;
   double margin_;
 };

@@ -12,15 +12,22 @@ namespace contactlab {
 
 namespace {
 
-// Every surface vertex of `mesh` inside `other` or within the margin of it, each touching `other`
-// at its nearest surface point. The candidates are the vertices of the leaves that meet a leaf of
-// other's tetrahedra (grown by the margin) in the tandem traversal, kept only if the vertex itself
-// comes within the margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and
-// face planes): a pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch,
-// and a vertex near none of other's tetrahedra is neither inside other nor within the margin of its
-// surface (the surface triangles are faces of the tetrahedra), so the nearest-point
-// search that dominates the pair's cost would find nothing for it. Every candidate is then tested
-// exactly, so the contacts do not depend on how many more candidates a traversal proposes.
+// Every surface vertex of `mesh` that may touch `other` before the next midpoint, each touching
+// `other` at its nearest surface point: a vertex whose path relative to other (the pair's relative
+// translation, ContactBuffer::relativeTravel) comes within the path margin of other's solid, as
+// every vertex inside it does. The margin alone (a ball as wide as the whole travel) also holds the
+// vertices moving away or sideways: where the funnel's column lands, the pairs searched nine
+// nearest surface points per contact they kept, and those searches were most of the collision
+// time (docs/meshes.md).
+// The candidates are the vertices of the leaves whose path meets a leaf of other's tetrahedra
+// (grown by the path margin) in the tandem traversal, kept only if the vertex's path comes within
+// the path margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and face
+// planes): a pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch, and a
+// vertex whose path is near none of other's tetrahedra cannot reach other's surface (its triangles
+// are faces of the tetrahedra), so the nearest-point search that dominates the pair's cost would be
+// wasted on it. Every candidate is then tested exactly, so the contacts do not depend on how many
+// more candidates a traversal proposes. The tests' bounds bound the distance from the whole path,
+// so from the vertex itself: the separation the pair memory keeps is still a distance bound.
 // The traversal runs from the roots, or from `front` (MeshPairFronts). From the roots it returns 0
 // when some vertex became a candidate, else a lower bound of the distance from mesh's surface
 // vertices to other's solid: the smallest bound of the node pairs and the vertex / tetrahedron
@@ -36,27 +43,31 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   // touches, not the mesh's vertex count.
   if (isCandidate.size() < vertices.size()) isCandidate.resize(vertices.size(), 0);
   const Pose meshInOther = relativePose(otherPose, meshPose);
+  // The vertices' translation relative to other, in other's frame.
+  const RelativeTravel& travel = buffer.relativeTravel();
+  const Vec3 translation = meshIsFirst ? Vec3(-travel.translationOfSecond) : travel.translationOfSecond;
+  const Sweep path(other.tetrahedronTree().axes(), otherPose.rotation.transpose() * translation);
   const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
   const bool recording = front && !replay;
   double separation = std::numeric_limits<double>::infinity();
   // A vertex against a leaf of other's tetrahedra: first the leaf's kDOP, which rejects the vertex
-  // for all of them at once, then each tetrahedron. Returns a lower bound of the vertex's distance
-  // to the leaf's tetrahedra, or 0 if it comes within the margin of one: a recorded front keeps a
-  // pair of leaves only if one of its pairs is near enough to matter at the next steps, so while
-  // recording every tetrahedron is tested; otherwise the bound is not used and known candidates
-  // are skipped.
+  // for all of them at once, then each tetrahedron. Returns a lower bound of the distance from the
+  // vertex's path to the leaf's tetrahedra, or 0 if it comes within the path margin of one: a
+  // recorded front keeps a pair of leaves only if one of its pairs is near enough to matter at the
+  // next steps, so while recording every tetrahedron is tested; otherwise the bound is not used and
+  // known candidates are skipped.
   auto visit = [&](int vertex, const Kdop& leafBounds, std::span<const int> tetrahedra) -> double {
     if (!recording && isCandidate[vertex]) return 0.0;
     const Vec3 inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
     double nearest;
-    if (!other.mayBeNearTetrahedra(leafBounds, inOther, buffer.margin(), nearest)) {
+    if (!other.mayBeNearTetrahedra(leafBounds, inOther, travel.pathMargin, nearest, path)) {
       separation = std::min(separation, nearest);
       return nearest;
     }
     nearest = std::numeric_limits<double>::infinity();
     for (int tetrahedron : tetrahedra) {
       double bound;
-      if (!other.mayBeNearTetrahedron(tetrahedron, inOther, buffer.margin(), bound)) {
+      if (!other.mayBeNearTetrahedron(tetrahedron, inOther, travel.pathMargin, bound, path)) {
         separation = std::min(separation, bound);
         nearest = std::min(nearest, bound);
         continue;
@@ -73,12 +84,12 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   const Pose otherInMesh = relativePose(meshPose, otherPose);
   double nodeSeparation = 0.0;
   if (replay) {
-    forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, buffer.margin(), *front,
-                                    mode->reach, visit);
+    forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pathMargin,
+                                    *front, mode->reach, visit, path);
   } else {
     if (front) front->clear();
-    forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, buffer.margin(), visit,
-                           nodeSeparation, front, mode ? mode->recordBelow : 0.0);
+    forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pathMargin, visit,
+                           nodeSeparation, front, mode ? mode->recordBelow : 0.0, path);
   }
   std::sort(candidates.begin(), candidates.end());
   for (int vertex : candidates) isCandidate[vertex] = 0;

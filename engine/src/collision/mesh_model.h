@@ -28,9 +28,12 @@ class MeshCollisionModel {
   // False when the body-frame point is certainly farther than `distance` from every tetrahedron
   // that a kDOP over tetrahedronTree()'s axes holds (one tetrahedron's own, or a leaf's), and then
   // `bound` is a lower bound of the point's distance to each of them. The slack covers rounding,
-  // so a point on a tetrahedron's boundary is never rejected.
-  bool mayBeNearTetrahedra(const Kdop& bounds, const Vec3& point, double distance, double& bound) const {
-    if (bounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound)) return true;
+  // so a point on a tetrahedron's boundary is never rejected. With a `sweep` (its Sweep formed on
+  // tetrahedronTree()'s axes), the same for the point's whole path: false when every point of it
+  // is farther than `distance`, and `bound` bounds the distance of each (so of the start too).
+  bool mayBeNearTetrahedra(const Kdop& bounds, const Vec3& point, double distance, double& bound,
+                           const Sweep& sweep = Sweep()) const {
+    if (bounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound, sweep)) return true;
     bound -= roundingSlack_;
     return false;
   }
@@ -38,9 +41,10 @@ class MeshCollisionModel {
   // The same for tetrahedron t alone: a per-primitive test after a tree query that reports whole
   // leaves. After its kDOP, the tetrahedron's own face planes: a thin, slanted tetrahedron (a
   // funnel's wall) fills a small part of its kDOP.
-  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound) const {
-    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, distance, bound)) return false;
-    const double faceBound = tetrahedronFaces_[t].distanceBound(point);
+  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound,
+                            const Sweep& sweep = Sweep()) const {
+    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, distance, bound, sweep)) return false;
+    const double faceBound = tetrahedronFaces_[t].distanceBound(point, sweep.translation);
     if (faceBound <= distance + roundingSlack_) return true;
     bound = faceBound - roundingSlack_;
     return false;
@@ -64,13 +68,14 @@ class MeshCollisionModel {
   std::shared_ptr<const MeshGeometry> geometry_;
   // A tetrahedron's four face planes, outward unit normals: max_i (normal_i . p - offset_i) is a
   // lower bound of the distance from p to the tetrahedron (0 or less inside), as for any convex
-  // polytope.
+  // polytope. distanceBound(p, d) is such a bound for every point of the path p + t d, t in [0, 1]:
+  // each plane's term is linear along it, so the path's smallest is at one of its ends.
   struct FacePlanes {
     std::array<Vec3, 4> normal;
     std::array<double, 4> offset;
-    double distanceBound(const Vec3& p) const {
-      return std::max(std::max(normal[0].dot(p) - offset[0], normal[1].dot(p) - offset[1]),
-                      std::max(normal[2].dot(p) - offset[2], normal[3].dot(p) - offset[3]));
+    double distanceBound(const Vec3& p, const Vec3& d) const {
+      auto nearestEnd = [&](int i) { return normal[i].dot(p) - offset[i] + std::min(0.0, normal[i].dot(d)); };
+      return std::max(std::max(nearestEnd(0), nearestEnd(1)), std::max(nearestEnd(2), nearestEnd(3)));
     }
   };
   static std::vector<FacePlanes> tetrahedronFacePlanes(const MeshGeometry& geometry);

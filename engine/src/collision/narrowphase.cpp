@@ -85,7 +85,8 @@ constexpr PairTable kPairTable = makePairTable();
 }  // namespace
 
 double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                     const MeshModelCache* meshes, ContactManifold& out, MeshPairFronts* fronts) {
+                     const MeshModelCache* meshes, ContactManifold& out, MeshPairFronts* fronts,
+                     const RelativeTravel* travel) {
   const PairEntry& entry = kPairTable[static_cast<int>(kindOf(a))][static_cast<int>(kindOf(b))];
   if (!entry.collide) return 0.0;
   // Points closer than this are one contact; relative to the larger shape so it scales with the scene.
@@ -94,6 +95,10 @@ double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Po
   thread_local ContactBuffer buffer;
   buffer.reset(margin, mergeDistance);
   buffer.setMeshPairFronts(fronts);
+  // The pair function's second shape is a when it takes them swapped: then a moves by the opposite.
+  if (travel)
+    buffer.setRelativeTravel({entry.swapped ? Vec3(-travel->translationOfSecond) : travel->translationOfSecond,
+                              travel->pathMargin});
   if (entry.swapped) entry.collide(b, poseB, a, poseA, meshes, buffer);
   else entry.collide(a, poseA, b, poseB, meshes, buffer);
   buffer.finalizeInto(out, entry.swapped, entry.clusters);

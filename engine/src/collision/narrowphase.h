@@ -21,9 +21,12 @@ class MeshModelCache;
 // Returns 0, or for a pair that proposed no point a lower bound of the distance between the
 // features its contacts come from (ContactBuffer::separationBound; mesh-mesh pairs only): while the
 // shapes move closer by less than the bound minus the margin, the pair has no contacts.
-// `fronts`, for a mesh pair, keeps its traversals from step to step (MeshPairFronts).
+// `fronts`, for a mesh pair, keeps its traversals from step to step (MeshPairFronts). `travel`, how
+// b may move relative to a before the next midpoint (ContactBuffer::relativeTravel), lets a pair of
+// meshes leave out points within the margin that cannot touch by then.
 double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
-                     const MeshModelCache* meshes, ContactManifold& out, MeshPairFronts* fronts = nullptr);
+                     const MeshModelCache* meshes, ContactManifold& out, MeshPairFronts* fronts = nullptr,
+                     const RelativeTravel* travel = nullptr);
 inline void collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Pose& poseB, double margin,
                           ContactManifold& out) {
   collideShapes(a, poseA, b, poseB, margin, nullptr, out);
