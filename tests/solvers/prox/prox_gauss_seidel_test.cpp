@@ -2,6 +2,7 @@
 // (interleaveGroups) to matter: hundreds of contacts whose bodies recur across groups.
 #include <gtest/gtest.h>
 
+#include "core/thread_pool.h"
 #include "solvers/contact_solver.h"
 #include "solvers/natural_map.h"
 #include "solvers/prox/prox_gauss_seidel.h"
@@ -70,6 +71,57 @@ TEST(ProxGaussSeidel, RunsOfGroupsGiveTheBitsOfGroupByGroup) {
       EXPECT_TRUE(*byRuns.bodySpaceResponse() == *byGroups.bodySpaceResponse()) << context;
     }
   }
+}
+
+// A problem of at least splitFromContacts contacts is swept in three parts, the first two on two
+// threads at once (they share no dynamic body). The iterates and w must be bit-identical whether
+// one thread or two run the sweep, for every r-factor strategy, and differ from the unsplit sweep's
+// (another order: without the split the test would compare a solve with itself).
+TEST(ProxGaussSeidel, SplitSweepGivesTheSameBitsOnOneThreadAndTwo) {
+  const ContactProblem problem = test::makeRandomProblem(2000, 6, 0.5);
+  ThreadPool twoThreads(2);
+  for (const RFactorStrategy strategy : {RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked}) {
+    SolverSettings settings;
+    settings.rFactor = strategy;
+    settings.maxIterations = 12;
+    settings.tolAbs = settings.tolRel = 0.0;
+    constexpr int kSplitFrom = 1000;
+    constexpr int kRuns = 4;  // runs of up to four groups, as by default
+    ProxGaussSeidel oneThread(kRuns, kSplitFrom), twoThread(kRuns, kSplitFrom), unsplit;
+    twoThread.setThreadPool(&twoThreads);
+    Eigen::VectorXd lambdaOne = Eigen::VectorXd::Zero(problem.numRows()), lambdaTwo = lambdaOne, lambdaUnsplit = lambdaOne;
+    oneThread.solve(problem, settings, lambdaOne);
+    twoThread.solve(problem, settings, lambdaTwo);
+    unsplit.solve(problem, settings, lambdaUnsplit);
+    const std::string context = rFactorName(strategy);
+    ASSERT_GT(lambdaOne.cwiseAbs().maxCoeff(), 0.1) << context;
+    EXPECT_TRUE(lambdaOne == lambdaTwo) << context;
+    EXPECT_TRUE(*oneThread.bodySpaceResponse() == *twoThread.bodySpaceResponse()) << context;
+    EXPECT_FALSE(lambdaOne == lambdaUnsplit) << context << ": the split should change the sweep order";
+  }
+}
+
+// The split sweep, on two threads, converges to the problem's unique solution and keeps w = M^-1
+// J^T lambda, with zeros in every part's zero slots.
+TEST(ProxGaussSeidel, SplitSweepConvergesToTheSolutionAndKeepsItsResponse) {
+  const ContactProblem problem = test::makeRandomProblem(2000, 7, 0.5);
+  ThreadPool twoThreads(2);
+  SolverSettings settings;
+  settings.maxIterations = 20000;
+  settings.tolAbs = 1e-12;
+  settings.tolRel = 0.0;
+  ProxGaussSeidel solver(4, 1000);  // runs of up to four groups, as by default; split from 1000 contacts
+  solver.setThreadPool(&twoThreads);
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
+  const SolveReport report = solver.solve(problem, settings, lambda);
+  EXPECT_TRUE(report.converged());
+  EXPECT_LT(naturalMapResidual(problem, lambda), 1e-9);
+  ASSERT_GT(lambda.maxCoeff(), 0.1) << "the problem must have active contacts";
+  Eigen::VectorXd w;
+  applyInvMassJt(problem, lambda, w);
+  const Eigen::VectorXd& response = *solver.bodySpaceResponse();
+  EXPECT_LT((response.head(w.size()) - w).cwiseAbs().maxCoeff(), 1e-10 * (1.0 + w.cwiseAbs().maxCoeff()));
+  EXPECT_EQ(response.tail(response.size() - w.size()).cwiseAbs().maxCoeff(), 0.0);
 }
 
 }  // namespace

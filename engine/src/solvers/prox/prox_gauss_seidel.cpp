@@ -1,5 +1,6 @@
 #include "solvers/prox/prox_gauss_seidel.h"
 
+#include "core/thread_pool.h"
 #include "solvers/prox/ellipsoid_search.h"
 #include "solvers/prox/lane_pair.h"
 
@@ -76,8 +77,10 @@ const SlotInverseMass kNoResponse{};
 
 }  // namespace
 
-ProxGaussSeidel::ProxGaussSeidel(int maxRun) : ProxSolver(ProxAlgorithm::GaussSeidel), maxRun_(maxRun) {
+ProxGaussSeidel::ProxGaussSeidel(int maxRun, int splitFromContacts)
+    : ProxSolver(ProxAlgorithm::GaussSeidel), maxRun_(maxRun), splitFromContacts_(splitFromContacts) {
   if (maxRun < 1 || maxRun > kMaxRun) throw std::invalid_argument("ProxGaussSeidel: maxRun must be 1 to " + std::to_string(kMaxRun));
+  if (splitFromContacts < 1) throw std::invalid_argument("ProxGaussSeidel: splitFromContacts must be at least 1");
 }
 
 void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
@@ -95,19 +98,98 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
     groupedSlots_[2 * k] = problem.blocks[k].slotA;
     groupedSlots_[2 * k + 1] = problem.blocks[k].slotB;
   }
+  splitContacts(problem);
   packed_.clear();
+  sweepOrder_.clear();
   grouped_.assign(contacts, 0);
   groupOfSlot_.assign(problem.numSlots, -1);
-  // The earliest contact not yet grouped always opens the next group, so `first` moves on with
-  // every group and the search for partners looks at no more than kLookahead candidates.
-  for (int first = 0; first < contacts;) {
+  // When interleaving pays: see kInterleaveUpToBytes and kInterleaveUpToContactsPerBody.
+  const bool interleave = std::size_t(problem.numSlots) * 6 * sizeof(double) <= kInterleaveUpToBytes ||
+                          contacts <= kInterleaveUpToContactsPerBody * problem.numSlots;
+  for (int part = 0; part < kParts; ++part) {
+    const int begin = static_cast<int>(packed_.size());
+    packGroups(contactsOfPart_[part]);
+    const int end = static_cast<int>(packed_.size());
+    if (interleave) {
+      interleaveGroups(problem, begin, end);
+    } else {
+      for (int i = begin; i < end; ++i) sweepOrder_.push_back(i);
+    }
+    partBegin_[part] = begin;
+    partBegin_[part + 1] = end;
+  }
+  // The groups in sweep order, and for each how many of those just before it in its part share no
+  // dynamic body with it (updateGroups updates such runs together; a run stays within a part).
+  const int count = static_cast<int>(packed_.size());
+  groupOfSlot_.assign(problem.numSlots, kNever);  // the position of the last group touching each body
+  groups_.resize(count);
+  for (int part = 0; part < kParts; ++part)
+    for (int position = partBegin_[part]; position < partBegin_[part + 1]; ++position) {
+      const PackedGroup& packed = packed_[sweepOrder_[position]];
+      int lastSharing = kNever;  // the latest position before this one with a group sharing a body
+      for (const int slot : packed.slots)
+        if (slot >= 0) {
+          lastSharing = std::max(lastSharing, groupOfSlot_[slot]);
+          groupOfSlot_[slot] = position;
+        }
+      groups_[position].contact = packed.contact;
+      groups_[position].independentBefore =
+          std::min({position - 1 - lastSharing, position - partBegin_[part], kIndependentGroups});
+    }
+}
+
+// contactsOfPart_ := the contacts whose dynamic bodies all have slots below s, those whose dynamic
+// bodies all have slots from s on, and the others, for the s that minimizes the larger of the first
+// two counts plus the third (the sweep's length on two threads); every contact in the third part
+// when the problem has fewer than splitFromContacts_ or no s shortens the sweep.
+void ProxGaussSeidel::splitContacts(const ContactProblem& problem) {
+  for (std::vector<int>& part : contactsOfPart_) part.clear();
+  const int contacts = problem.numContacts();
+  const int slots = problem.numSlots;
+  auto lowest = [&](int k) {
+    const int a = groupedSlots_[2 * k], b = groupedSlots_[2 * k + 1];
+    return a < 0 ? b : b < 0 ? a : std::min(a, b);
+  };
+  auto highest = [&](int k) { return std::max(groupedSlots_[2 * k], groupedSlots_[2 * k + 1]); };
+  int split = -1;
+  if (contacts >= splitFromContacts_ && slots >= 2) {
+    // contactsUpToSlot_[s]: contacts whose highest slot is below s; contactsFromSlot_[s]: whose
+    // lowest slot is s or above.
+    contactsUpToSlot_.assign(slots + 1, 0);
+    contactsFromSlot_.assign(slots + 1, 0);
+    for (int k = 0; k < contacts; ++k) {
+      ++contactsUpToSlot_[highest(k) + 1];
+      ++contactsFromSlot_[lowest(k)];
+    }
+    for (int s = 1; s <= slots; ++s) contactsUpToSlot_[s] += contactsUpToSlot_[s - 1];
+    for (int s = slots - 1; s >= 0; --s) contactsFromSlot_[s] += contactsFromSlot_[s + 1];
+    int shortest = contacts;
+    for (int s = 1; s < slots; ++s) {
+      const int below = contactsUpToSlot_[s], above = contactsFromSlot_[s];
+      const int length = std::max(below, above) + (contacts - below - above);
+      if (length < shortest) shortest = length, split = s;
+    }
+  }
+  for (int k = 0; k < contacts; ++k) {
+    const int part = split < 0 ? 2 : highest(k) < split ? 0 : lowest(k) >= split ? 1 : 2;
+    contactsOfPart_[part].push_back(k);
+  }
+}
+
+// Appends to packed_ the groups of `contacts` (in assembly order): each group opens with the
+// earliest contact not yet grouped, so `first` moves on with every group and the search for
+// partners looks at no more than kLookahead candidates.
+void ProxGaussSeidel::packGroups(const std::vector<int>& contacts) {
+  const int count = static_cast<int>(contacts.size());
+  for (int first = 0; first < count;) {
     const int groupIndex = static_cast<int>(packed_.size());
     PackedGroup& group = packed_.emplace_back();
     group.contact.fill(-1);
     group.slots.fill(-1);
     auto touchesGroup = [&](int slot) { return slot >= 0 && groupOfSlot_[slot] == groupIndex; };
     int lanes = 0;
-    for (int k = first, candidates = 0; k < contacts && lanes < kGroupWidth && candidates < kLookahead; ++k) {
+    for (int i = first, candidates = 0; i < count && lanes < kGroupWidth && candidates < kLookahead; ++i) {
+      const int k = contacts[i];
       if (grouped_[k]) continue;
       ++candidates;
       const int slotA = groupedSlots_[2 * k], slotB = groupedSlots_[2 * k + 1];
@@ -119,47 +201,22 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
       group.slots[2 * lanes + 1] = slotB;
       group.contact[lanes++] = k;
     }
-    while (first < contacts && grouped_[first]) ++first;
-  }
-  const int count = static_cast<int>(packed_.size());
-  // When interleaving pays: see kInterleaveUpToBytes and kInterleaveUpToContactsPerBody.
-  if (std::size_t(problem.numSlots) * 6 * sizeof(double) <= kInterleaveUpToBytes ||
-      contacts <= kInterleaveUpToContactsPerBody * problem.numSlots) {
-    interleaveGroups(problem);
-  } else {
-    sweepOrder_.resize(count);
-    for (int i = 0; i < count; ++i) sweepOrder_[i] = i;
-  }
-  // The groups in sweep order, and for each how many of those just before it share no dynamic
-  // body with it (updateGroups updates such runs together).
-  groupOfSlot_.assign(problem.numSlots, kNever);  // the position of the last group touching each body
-  groups_.resize(count);
-  for (int position = 0; position < count; ++position) {
-    const PackedGroup& packed = packed_[sweepOrder_[position]];
-    int lastSharing = kNever;  // the latest position before this one with a group sharing a body
-    for (const int slot : packed.slots)
-      if (slot >= 0) {
-        lastSharing = std::max(lastSharing, groupOfSlot_[slot]);
-        groupOfSlot_[slot] = position;
-      }
-    groups_[position].contact = packed.contact;
-    groups_[position].independentBefore = std::min({position - 1 - lastSharing, position, kIndependentGroups});
+    while (first < count && grouped_[contacts[first]]) ++first;
   }
 }
 
-// sweepOrder_ := the packed groups reordered so that, where possible, each group shares no dynamic
-// body with the kIndependentGroups groups before it: position by position, the earliest group not
-// yet placed that qualifies among the next kInterleaveWindow, else the earliest group not yet
-// placed. The sweep stays Gauss-Seidel (see the class comment); only the order of the groups
-// changes, and it depends on the contacts' bodies alone (as does the choice to interleave, on
-// their number), so it is deterministic.
-void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
-  const int count = static_cast<int>(packed_.size());
-  sweepOrder_.clear();
-  // groupOfSlot_ now holds the position in the sweep of the last placed group touching each body.
+// Appends to sweepOrder_ the packed groups [begin, end) reordered so that, where possible, each
+// group shares no dynamic body with the kIndependentGroups groups before it: position by position,
+// the earliest group not yet placed that qualifies among the next kInterleaveWindow, else the
+// earliest group not yet placed. The sweep stays Gauss-Seidel (see the class comment); only the
+// order of the groups changes, and it depends on the contacts' bodies alone (as does the choice to
+// interleave, on their number), so it is deterministic.
+void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem, int begin, int end) {
+  const int count = end - begin;
+  // groupOfSlot_ now holds the position (in this part) of the last placed group touching each body.
   groupOfSlot_.assign(problem.numSlots, kNever);
   // The packed groups not yet placed, in packing order: nextUnplaced_[i + 1] follows i (index 0 is
-  // the list's head, count its end).
+  // the list's head, count its end; indices relative to begin).
   nextUnplaced_.resize(count + 1);
   for (int i = 0; i <= count; ++i) nextUnplaced_[i] = i;
   for (int position = 0; position < count; ++position) {
@@ -171,61 +228,65 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem) {
     int before = 0;  // list entry before the pick (0: the head)
     for (int entry = 0, candidates = 0; nextUnplaced_[entry] < count && candidates < kInterleaveWindow;
          entry = nextUnplaced_[entry] + 1, ++candidates)
-      if (independent(packed_[nextUnplaced_[entry]])) {
+      if (independent(packed_[begin + nextUnplaced_[entry]])) {
         before = entry;
         break;
       }
     const int pick = nextUnplaced_[before];
     nextUnplaced_[before] = nextUnplaced_[pick + 1];
-    for (const int slot : packed_[pick].slots)
+    for (const int slot : packed_[begin + pick].slots)
       if (slot >= 0) groupOfSlot_[slot] = position;
-    sweepOrder_.push_back(pick);
+    sweepOrder_.push_back(begin + pick);
   }
 }
 
 void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) {
   formGroups(problem);
-  for (std::size_t position = 0; position < groups_.size(); ++position) {
-    ContactGroup& group = groups_[position];
-    for (int lane = 0; lane < kGroupWidth; ++lane) {
-      const int k = group.contact[lane];
-      const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
-      const bool diagonal = k >= 0 && r.isDiagonal();
-      const Vec4 rDiagonal = diagonal ? r.unscaledDiagonal(k) : Vec4::Zero();
-      const Vec3 frictionMetricSqrt = diagonal ? r.frictionMetricSqrt(k) : Vec3::Zero();
-      for (int row = 0; row < 3; ++row) {
-        group.normal[row][lane] = block.frame(row, 0);
-        group.tangentT[row][lane] = block.frame(row, 1);
-        group.tangentS[row][lane] = block.frame(row, 2);
-        group.armA[row][lane] = block.armA[row];
-        group.armB[row][lane] = block.armB[row];
-        group.friction[row][lane] = block.friction[row];
-        group.frictionMetricSqrt[row][lane] = frictionMetricSqrt[row];
+  for (int part = 0; part < kParts; ++part)
+    for (int position = partBegin_[part]; position < partBegin_[part + 1]; ++position) {
+      ContactGroup& group = groups_[position];
+      for (int lane = 0; lane < kGroupWidth; ++lane) {
+        const int k = group.contact[lane];
+        const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
+        const bool diagonal = k >= 0 && r.isDiagonal();
+        const Vec4 rDiagonal = diagonal ? r.unscaledDiagonal(k) : Vec4::Zero();
+        const Vec3 frictionMetricSqrt = diagonal ? r.frictionMetricSqrt(k) : Vec3::Zero();
+        for (int row = 0; row < 3; ++row) {
+          group.normal[row][lane] = block.frame(row, 0);
+          group.tangentT[row][lane] = block.frame(row, 1);
+          group.tangentS[row][lane] = block.frame(row, 2);
+          group.armA[row][lane] = block.armA[row];
+          group.armB[row][lane] = block.armB[row];
+          group.friction[row][lane] = block.friction[row];
+          group.frictionMetricSqrt[row][lane] = frictionMetricSqrt[row];
+        }
+        for (int row = 0; row < 4; ++row) {
+          group.b[row][lane] = block.b[row];
+          group.rDiagonal[row][lane] = rDiagonal[row];
+          group.diagonalA[row][lane] = block.diagonalA[row];
+        }
+        auto setResponse = [&](int slot, LanePack& mass, LanePack (&inertia)[6]) {
+          const SlotInverseMass& m = slot >= 0 ? problem.inverseMass[slot] : kNoResponse;
+          const Mat3& i = m.invInertiaWorld;
+          const double entries[6] = {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)};
+          mass[lane] = m.invMass;
+          for (int e = 0; e < 6; ++e) inertia[e][lane] = entries[e];
+        };
+        setResponse(block.slotA, group.massA, group.inertiaA);
+        setResponse(block.slotB, group.massB, group.inertiaB);
+        // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
+        // its zero inverse mass keeps it zero. Groups within kZeroSlotSets positions of each other
+        // (a run, or groups interleaved to be independent) use different sets of zero slots, as they
+        // use different bodies: with one set, each group's loads of a zero slot would depend on the
+        // previous group's stores to it. Each part has sets of its own, so that the two parts that
+        // run at the same time never store to the same slot.
+        const std::ptrdiff_t zeroSlot =
+            problem.numSlots +
+            kGroupWidth * std::ptrdiff_t(kZeroSlotSets * part + (position - partBegin_[part]) % kZeroSlotSets) + lane;
+        group.offsetA[lane] = 6 * (block.slotA >= 0 ? block.slotA : zeroSlot);
+        group.offsetB[lane] = 6 * (block.slotB >= 0 ? block.slotB : zeroSlot);
       }
-      for (int row = 0; row < 4; ++row) {
-        group.b[row][lane] = block.b[row];
-        group.rDiagonal[row][lane] = rDiagonal[row];
-        group.diagonalA[row][lane] = block.diagonalA[row];
-      }
-      auto setResponse = [&](int slot, LanePack& mass, LanePack (&inertia)[6]) {
-        const SlotInverseMass& m = slot >= 0 ? problem.inverseMass[slot] : kNoResponse;
-        const Mat3& i = m.invInertiaWorld;
-        const double entries[6] = {i(0, 0), i(1, 1), i(2, 2), i(0, 1), i(0, 2), i(1, 2)};
-        mass[lane] = m.invMass;
-        for (int e = 0; e < 6; ++e) inertia[e][lane] = entries[e];
-      };
-      setResponse(block.slotA, group.massA, group.inertiaA);
-      setResponse(block.slotB, group.massB, group.inertiaB);
-      // A side that does not move reads and writes a zero slot of its own lane: w = 0 there, and
-      // its zero inverse mass keeps it zero. Groups within kZeroSlotSets positions of each other
-      // (a run, or groups interleaved to be independent) use different sets of zero slots, as they
-      // use different bodies: with one set, each group's loads of a zero slot would depend on the
-      // previous group's stores to it.
-      const std::ptrdiff_t zeroSlot = problem.numSlots + kGroupWidth * std::ptrdiff_t(position % kZeroSlotSets) + lane;
-      group.offsetA[lane] = 6 * (block.slotA >= 0 ? block.slotA : zeroSlot);
-      group.offsetB[lane] = 6 * (block.slotB >= 0 ? block.slotB : zeroSlot);
     }
-  }
 }
 
 // w += M^-1 J^T dlambda for the lanes of a group, w of both sides in lanes: body B takes
@@ -262,7 +323,7 @@ void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::Vec
       for (int row = 0; row < 4; ++row) current[i][row][lane] = k >= 0 ? lambda[4 * k + row] : 0.0;
     }
   // Alg. 2, line 3, plus the zero slots of the static sides.
-  w_.setZero(6 * (problem.numSlots + kGroupWidth * kZeroSlotSets));
+  w_.setZero(6 * (problem.numSlots + kGroupWidth * kZeroSlotSets * kParts));
   setResponseOfCurrentIterate();
 }
 
@@ -483,27 +544,42 @@ template <class T, class Lanes>
   scatterSlots(s.wB, g.offsetB, w);
 }
 
-// The sweep proper, compiled twice: for baseline x86-64 (each LanePack operation is two SSE2
-// instructions) and for AVX2 (one instruction, three-operand forms, twice the vector registers),
-// chosen at load time by the CPU. Neither enables FMA, so both round alike and results do not
-// depend on the machine.
-[[gnu::target_clones("avx2", "default")]] double ProxGaussSeidel::updateGroups(const RFactors& r) {
+// One sweep: the first two parts at the same time (they share no dynamic body: see the class
+// comment), then the third. Each part's merit is a maximum, and so is theirs.
+double ProxGaussSeidel::updateGroups(const RFactors& r) {
   // Write into the buffer that holds neither the current nor the best iterate.
   int target = 0;
   while (target == currentBuffer_ || target == bestBuffer_) ++target;
+  std::array<double, kParts> merits{};
+  if (partBegin_[2] > 0) {
+    parallelFor(threadPool(), 2, 1, [&](int part, int, int) {
+      merits[part] = updateRange(partBegin_[part], partBegin_[part + 1], r, target);
+    });
+  }
+  merits[2] = updateRange(partBegin_[2], partBegin_[3], r, target);
+  currentBuffer_ = target;
+  return std::max({merits[0], merits[1], merits[2]});
+}
+
+// The sweep proper over the groups [begin, end), compiled twice: for baseline x86-64 (each LanePack
+// operation is two SSE2 instructions) and for AVX2 (one instruction, three-operand forms, twice the
+// vector registers), chosen at load time by the CPU. Neither enables FMA, so both round alike and
+// results do not depend on the machine.
+[[gnu::target_clones("avx2", "default")]] double ProxGaussSeidel::updateRange(int begin, int end, const RFactors& r,
+                                                                               int target) {
   // Plain pointers, read once: the stores into w may alias any double, members included.
   const ContactGroup* const groups = groups_.data();
   const GroupLambda* const lambda = lambdaBuffers_[currentBuffer_].data();
   GroupLambda* const next = lambdaBuffers_[target].data();
   double* const w = w_.data();
-  const std::size_t count = groups_.size();
+  const std::size_t count = end;
   const int maxRun = maxRun_;
   // The merit's maximum lane by lane over the groups, then over the lanes: the same maximum (no NaN
   // enters: a comparison with NaN keeps the old value, as std::max did group by group).
   LanePack merit = {};
   UpdateState states[kMaxRun];
   CompactLanes lanes;
-  for (std::size_t i = 0; i < count;) {
+  for (std::size_t i = begin; i < count;) {
     // Alg. 2, lines 5-9, for a run of groups that share no body (their updates are then
     // independent: doing them together gives the numbers doing them one after the other would).
     int run = 1;
@@ -513,7 +589,6 @@ template <class T, class Lanes>
     for (int j = 0; j < run; ++j) finishUpdate(groups[i + j], lambda[i + j], next[i + j], w, r, states[j], merit);
     i += run;
   }
-  currentBuffer_ = target;
   double sweepMerit = 0.0;
   for (int l = 0; l < kGroupWidth; ++l) sweepMerit = std::max(sweepMerit, merit[l]);
   return sweepMerit;

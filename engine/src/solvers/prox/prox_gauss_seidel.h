@@ -32,6 +32,16 @@ namespace contactlab {
 // together (updateGroups), so that the closest-point searches of all their outside lanes run in
 // full vectors (searchRun).
 //
+// Two threads. A large problem (kSplitFromContacts contacts or more) is split by its dynamic
+// bodies' slots at one slot s: the contacts of bodies below s only, those of bodies from s on only,
+// and the contacts between the two sets (splitContacts). The sweep visits the first two parts, then
+// the third; the first two share no dynamic body, so they run at the same time on the solver's
+// thread pool, and since neither reads what the other writes, the numbers are those of visiting
+// them one after the other: bit-identical with any number of threads. The split depends on the
+// problem alone. The bodies' slots follow the scene's body order, which in the poured scenes
+// (funnel, pile) is the pouring order, so the two sets are mostly the bodies below and above a
+// height and few contacts join them (docs/benchmarks.md).
+//
 // Layout. A group's data are stored lane by lane (structure of arrays) in LanePacks, so that each
 // step of the contact update is one SIMD operation on all lanes. The lanes of a group that is not
 // full are padding: zero data and a zero impulse.
@@ -40,7 +50,10 @@ class ProxGaussSeidel final : public ProxSolver {
   ProxGaussSeidel() : ProxSolver(ProxAlgorithm::GaussSeidel) {}
   // At most `maxRun` (1 to kMaxRun) groups updated together. Runs only batch updates that are
   // independent, so every value gives bit-identical results; tests compare 1 with kMaxRun.
-  explicit ProxGaussSeidel(int maxRun);
+  // Problems of `splitFromContacts` contacts or more are split in two (tests use small ones).
+  explicit ProxGaussSeidel(int maxRun, int splitFromContacts = kSplitFromContacts);
+  // Problems of this many contacts or more are split for two threads (see the class comment).
+  static constexpr int kSplitFromContacts = 16384;
   // w = M^-1 J^T lambda of Alg. 2, kept in step with the iterate (also after a roll-back).
   const Eigen::VectorXd* bodySpaceResponse() const override { return &w_; }
   static constexpr int kGroupWidth = 4;
@@ -64,7 +77,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // both; more groups slowed the wall, whose 82 bricks cannot fill that many disjoint groups.
   static constexpr int kIndependentGroups = 3;
   static constexpr int kInterleaveWindow = 64;
-  static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // see prepare
+  static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // per part, see prepare
   // Groups are interleaved when w of all dynamic bodies takes at most kInterleaveUpToBytes, or when
   // there are at most kInterleaveUpToContactsPerBody contacts per dynamic body. Both rules are
   // measured, not derived (docs/benchmarks.md). Interleaving made the sweep faster per contact where
@@ -106,8 +119,11 @@ class ProxGaussSeidel final : public ProxSolver {
   // array of LanePacks gets only 16-byte alignment where AVX is not enabled).
   struct alignas(kGroupWidth * sizeof(double)) GroupLambda : std::array<LanePack, 4> {};
   void formGroups(const ContactProblem& problem);
-  void interleaveGroups(const ContactProblem& problem);
+  void splitContacts(const ContactProblem& problem);
+  void packGroups(const std::vector<int>& contacts);
+  void interleaveGroups(const ContactProblem& problem, int begin, int end);
   double updateGroups(const RFactors& r);
+  double updateRange(int begin, int end, const RFactors& r, int target);
   void setResponseOfCurrentIterate();  // w_ (zeroed, sized) += M^-1 J^T lambda of the current buffer
   static void addResponse(const ContactGroup& group, const GroupLambda& delta, LanePack (&wA)[6], LanePack (&wB)[6]);
   using LaneMask = std::int64_t __attribute__((vector_size(kGroupWidth * sizeof(std::int64_t))));
@@ -123,6 +139,13 @@ class ProxGaussSeidel final : public ProxSolver {
   static void finishUpdate(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
                            const RFactors& r, UpdateState& state, LanePack& merit);
 
+  // The parts of the sweep (see the class comment): the contacts of the lower bodies, of the upper
+  // bodies, and between them; an unsplit problem has only the last.
+  static constexpr int kParts = 3;
+  std::array<std::vector<int>, kParts> contactsOfPart_;  // in assembly order
+  std::array<int, kParts + 1> partBegin_{};  // groups_[partBegin_[p], partBegin_[p + 1]) is part p
+  std::vector<int> contactsUpToSlot_;  // splitContacts' scratch (prefix counts per slot)
+  std::vector<int> contactsFromSlot_;
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<char> grouped_;              // per contact: already in a group
   // Per dynamic body: the last group touching it so far (its index while packing, its position in
@@ -148,6 +171,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // another). Keeping the best iterate is then choosing an index instead of copying every lambda.
   std::array<std::vector<GroupLambda>, 3> lambdaBuffers_;
   int maxRun_ = kMaxRun;
+  int splitFromContacts_ = kSplitFromContacts;
   int currentBuffer_ = 0;
   int bestBuffer_ = 0;
 };
