@@ -54,7 +54,7 @@ TEST(Kdop, DistanceBoundIsTheFarthestSlab) {
   EXPECT_NEAR(unitCube.distanceBound(projectOnAxes(axes, Vec3(2, 2, 2))), std::sqrt(3.0), 1e-12);
 }
 
-// A point's path (a Sweep) against a kDOP: it may come within the distance if any point of the
+// A point's path (point + t move) against a kDOP: it may come within the distance if any point of the
 // path may; the bound it gives is that of the path's nearest end on the separating slab.
 TEST(Kdop, PathOfAPointIsTestedAsAWhole) {
   const auto axes = kdopAxes(14);
@@ -64,10 +64,10 @@ TEST(Kdop, PathOfAPointIsTestedAsAWhole) {
   double bound = 0.0;
   EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound));
   EXPECT_DOUBLE_EQ(bound, 2.0);
-  EXPECT_TRUE(unitCube.mayBeWithin(axes, start, 0.5, bound, Sweep(axes, Vec3(-2.5, 0, 0))));  // into the cube
-  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Sweep(axes, Vec3(-1, 0, 0))));   // stops 1 short
+  EXPECT_TRUE(unitCube.mayBeWithin(axes, start, 0.5, bound, Vec3(-2.5, 0, 0)));  // into the cube
+  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Vec3(-1, 0, 0)));   // stops 1 short
   EXPECT_DOUBLE_EQ(bound, 1.0);
-  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Sweep(axes, Vec3(2, 0, 0))));  // away: the start
+  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Vec3(2, 0, 0)));  // away: the start
   EXPECT_DOUBLE_EQ(bound, 2.0);
 }
 

@@ -155,7 +155,7 @@ TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
   auto contactsMoving = [&](const Vec3* travelOfUpper) {
     return meshContacts(
         [&](ContactBuffer& b) {
-          if (travelOfUpper) b.setRelativeTravel({*travelOfUpper, pathMargin});
+          if (travelOfUpper) b.setRelativeTravel({*travelOfUpper, pathMargin, Vec3::Zero(), Vec3::Zero(), pathMargin});
           collideMeshMesh(lower, Pose{}, upper, upperPose, b);
         },
         margin);
@@ -170,43 +170,54 @@ TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
   EXPECT_TRUE(contactsMoving(&away).empty());
 }
 
-// The path test misses no vertex: on random poses and travels, every vertex some point of whose
-// path lies inside the other mesh or within the path margin of it (sampled along the path) is
-// proposed, while vertices within the margin whose paths stay away are not.
+// The path test misses no vertex: on random poses, translations and turns, every vertex within the
+// margin some point of whose first-order path (RelativeTravel) lies inside the other mesh or within
+// the point margin of it (sampled along the path) is proposed, while vertices within the margin
+// whose paths stay away are not. The node tests sweep the translation alone, with the path margin
+// the contact generator gives them (relativeTravel): this checks that it covers the turns.
 TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
   std::mt19937 random(8);
-  std::uniform_real_distribution<double> component(-0.03, 0.03);
-  const double pathMargin = 0.01;
+  std::uniform_real_distribution<double> component(-0.03, 0.03), turnComponent(-0.1, 0.1);
+  const double pointMargin = 0.01;
+  const double radiusA = a.geometry().boundingRadius, radiusB = b.geometry().boundingRadius;
   int mustPropose = 0, withinMarginOnly = 0;
   for (int trial = 0; trial < 60; ++trial) {
     const auto [poseA, poseB] = randomPoses(random, 0.3);
     const Vec3 travelOfB(component(random), component(random), component(random));
-    const double margin = travelOfB.norm() + pathMargin;
+    const bool turning = trial % 2 == 1;
+    const Vec3 turnA = turning ? Vec3(turnComponent(random), turnComponent(random), turnComponent(random)) : Vec3::Zero();
+    const Vec3 turnB = turning ? Vec3(turnComponent(random), turnComponent(random), turnComponent(random)) : Vec3::Zero();
+    const double margin = travelOfB.norm() + pointMargin + turnA.norm() * radiusA + turnB.norm() * radiusB;
+    const double pathMargin = pointMargin + turnA.norm() * (radiusA + margin) + turnB.norm() * (radiusB + margin);
     ContactBuffer buffer(margin, 1e-9);
-    buffer.setRelativeTravel({travelOfB, pathMargin});
+    buffer.setRelativeTravel({travelOfB, pathMargin, turnA, turnB, pointMargin});
     collideMeshMesh(a, poseA, b, poseB, buffer);
     auto proposed = [&](std::uint32_t feature) {
       for (int i = 0; i < buffer.size(); ++i)
         if (buffer[i].feature == feature) return true;
       return false;
     };
-    // Each vertex of `from` moves by `travel` relative to `to`.
-    auto check = [&](const MeshCollisionModel& from, const Pose& fromPose, const MeshCollisionModel& to,
-                     const Pose& toPose, const Vec3& travel, std::uint32_t side) {
+    // Each point x of `from` moves by translation + turnFrom x (x - c_from) - turnTo x (x - c_to)
+    // relative to `to`, to first order.
+    auto check = [&](const MeshCollisionModel& from, const Pose& fromPose, const Vec3& turnFrom,
+                     const MeshCollisionModel& to, const Pose& toPose, const Vec3& turnTo, const Vec3& translation,
+                     std::uint32_t side) {
       const auto& vertices = from.geometry().surface.vertices;
       for (size_t v = 0; v < vertices.size(); ++v) {
         const Vec3 start = toWorld(fromPose, vertices[v]);
+        const Vec3 move =
+            translation + turnFrom.cross(start - fromPose.position) - turnTo.cross(start - toPose.position);
         bool pathNear = false;
         constexpr int kSamples = 40;
         for (int s = 0; s <= kSamples && !pathNear; ++s) {
-          const Vec3 inTo = toBody(toPose, start + (double(s) / kSamples) * travel);
-          const auto surface = to.closestSurfacePoint(inTo, pathMargin);
-          pathNear = surface.has_value() && surface->distance <= pathMargin;
+          const Vec3 inTo = toBody(toPose, start + (double(s) / kSamples) * move);
+          const auto surface = to.closestSurfacePoint(inTo, pointMargin);
+          pathNear = surface.has_value() && surface->distance <= pointMargin;
         }
         const auto atStart = to.closestSurfacePoint(toBody(toPose, start), margin);
         const bool withinMargin = atStart.has_value() && atStart->distance < margin;
         const std::uint32_t feature = side | static_cast<std::uint32_t>(v);
-        if (pathNear) {
+        if (pathNear && withinMargin) {
           ++mustPropose;
           EXPECT_TRUE(proposed(feature)) << "trial " << trial << ", vertex " << v;
         } else if (withinMargin && !proposed(feature)) {
@@ -214,8 +225,8 @@ TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
         }
       }
     };
-    check(a, poseA, b, poseB, -travelOfB, 0u);
-    check(b, poseB, a, poseA, travelOfB, kSecondShapeFeature);
+    check(a, poseA, turnA, b, poseB, turnB, -travelOfB, 0u);
+    check(b, poseB, turnB, a, poseA, turnA, travelOfB, kSecondShapeFeature);
   }
   EXPECT_GT(mustPropose, 100);
   EXPECT_GT(withinMarginOnly, 100) << "the travel should leave out vertices the margin alone would take";

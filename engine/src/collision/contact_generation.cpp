@@ -28,17 +28,29 @@ double closingBound(const BodyTravel& a, const BodyTravel& b, double dt, double 
   return dt * (a.velocity - b.velocity).norm() + a.spin + b.spin + (a.dynamic != b.dynamic ? gravity * dt * dt : 0.0);
 }
 
-// closingBound's translation as a vector, and the rest of it around that path: b's displacement
-// relative to a until the next midpoint (gravity's share when one body is dynamic and the other
-// not), then the skin and both bodies' spin. |translation| + pathMargin <= closingBound + skin.
-RelativeTravel relativeTravel(const BodyTravel& a, const BodyTravel& b, double dt, const Vec3& gravity) {
-  const double falling = (b.dynamic ? 1.0 : 0.0) - (a.dynamic ? 1.0 : 0.0);
-  return {dt * (b.velocity - a.velocity) + falling * dt * dt * gravity, kContactSkin + a.spin + b.spin};
-}
-
 bool lessPair(const BodyPair& x, const BodyPair& y) { return x.a != y.a ? x.a < y.a : x.b < y.b; }
 
 }  // namespace
+
+// closingBound's motion as vectors: b's displacement relative to a until the next midpoint, dt
+// v^{t+1} between midpoints with v^{t+1} the free velocity (gravity's share when one body is dynamic
+// and the other not), and both turns dt w. To first order a point x of b moves relative to a by
+// translation + turn_b x (x - c_b) - turn_a x (x - c_a) (docs/meshes.md, "Paths instead of balls").
+// The rotations' exact paths leave that line by at most (theta = |turn|, r the bounding radii,
+// theta_o of the body the point is seen from): theta_m^2 r_m / 2 + theta_o^2 (r_o + margin) / 2 +
+// theta_o (|translation| + theta_m r_m), which (theta_a + theta_b)^2 (r_a + r_b + margin) / 2 +
+// (theta_a + theta_b) |translation| bounds for either side: the point margin is that plus the
+// skin. A node's points moved by the translation alone leave their own paths by at most theta_m
+// r_m + theta_o (r_o + margin) more: the path margin of the node tests.
+RelativeTravel relativeTravel(const BodyTravel& a, const BodyTravel& b, double dt, const Vec3& gravity, double margin) {
+  const double falling = (b.dynamic ? 1.0 : 0.0) - (a.dynamic ? 1.0 : 0.0);
+  const Vec3 translation = dt * (b.velocity - a.velocity) + falling * dt * dt * gravity;
+  const double thetaA = a.turn.norm(), thetaB = b.turn.norm(), turns = thetaA + thetaB;
+  const double pointMargin =
+      kContactSkin + 0.5 * turns * turns * (a.radius + b.radius + margin) + turns * translation.norm();
+  const double pathMargin = pointMargin + thetaA * (a.radius + margin) + thetaB * (b.radius + margin);
+  return {translation, pathMargin, a.turn, b.turn, pointMargin};
+}
 
 void ContactGenerator::prepareMeshes(const std::vector<Body>& bodies, int k) {
   // What pairs learnt belongs to the bodies they learnt it for.
@@ -61,8 +73,9 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
     for (int i = begin; i < end; ++i) {
       const Body& body = bodies[i];
       const bool moves = body.motion != MotionType::Static;
-      travel_[i] = {moves ? body.velocity : Vec3::Zero(),
-                    moves ? dt * body.angularVelocity.norm() * boundingRadius(body.shape) : 0.0, body.isDynamic()};
+      const double radius = boundingRadius(body.shape);
+      const Vec3 turn = moves ? Vec3(dt * body.angularVelocity) : Vec3::Zero();
+      travel_[i] = {moves ? body.velocity : Vec3::Zero(), turn.norm() * radius, body.isDynamic(), turn, radius};
       motion_[i] = moves ? dt * (body.velocity.norm() + (body.isDynamic() ? gravity.norm() * dt : 0.0)) + travel_[i].spin
                          : 0.0;
       movable_[i] = body.isDynamic() ? 1 : 0;
@@ -112,7 +125,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
         // Far above the rounding of the bounds' arithmetic: a pair at the margin is searched.
         const double slack = 1e-9 * (1.0 + boundingRadius(shapeA) + radiusB);
         const double moved = memory.recorded ? movedSince(memory.bInA, bInA, radiusB) : 0.0;
-        const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity);
+        const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
         if (memory.bound > 0.0 && memory.bound - moved > margin + slack) {
           ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
           continue;

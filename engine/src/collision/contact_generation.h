@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "collision/broadphase_grid.h"
+#include "collision/contact_buffer.h"
 #include "collision/contact_point.h"
 #include "collision/mesh_model.h"
 #include "collision/mesh_pair_fronts.h"
@@ -33,7 +34,15 @@ struct BodyTravel {
   Vec3 velocity;  // zero for a static body
   double spin;    // dt |w| r_bound
   bool dynamic;
+  Vec3 turn;      // dt w, zero for a static body
+  double radius;  // r_bound
 };
+
+// How b may move relative to a until the next midpoint, for a pair searched with `margin` (the
+// mesh pairs' paths, ContactBuffer::relativeTravel): the translation dt (v_b - v_a) with gravity's
+// share, both turns dt w, and the point and path margins that bound what the first-order paths
+// leave out (derivation next to the definition; tested against the exact rotations).
+RelativeTravel relativeTravel(const BodyTravel& a, const BodyTravel& b, double dt, const Vec3& gravity, double margin);
 
 class ContactGenerator {
  public:

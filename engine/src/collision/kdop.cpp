@@ -41,7 +41,7 @@ std::span<const Vec3> kdopAxes(int k) {
   }
 }
 
-Sweep::Sweep(std::span<const Vec3> axes, const Vec3& translation) : translation(translation) {
+Sweep::Sweep(std::span<const Vec3> axes, const Vec3& translation) {
   for (size_t i = 0; i < axes.size(); ++i) {
     const double along = axes[i].dot(translation);
     ahead[i] = std::max(0.0, along);

@@ -35,12 +35,11 @@ struct AxisProjections {
 };
 AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point);
 
-// A point's straight path start + t d, t in [0, 1], seen along the axes of a kDOP: it reaches
-// ahead[i] = max(0, a_i . d) beyond the start's projection on axis i and behind[i] = min(0, a_i .
-// d) before it. Formed once per translation d (every vertex of a mesh moves by the same d relative
-// to another body: ContactBuffer::RelativeTravel); the default is no motion, a point.
+// A straight path start + t d, t in [0, 1], of the points of a box seen along the axes of a kDOP:
+// it reaches ahead[i] = max(0, a_i . d) beyond the start's projection on axis i and behind[i] =
+// min(0, a_i . d) before it. Formed once per translation d (every node of a mesh's tree moves by
+// the same d relative to another body: ContactBuffer::RelativeTravel); the default is no motion.
 struct Sweep {
-  Vec3 translation = Vec3::Zero();
   std::array<double, kMaxKdopAxes> ahead{};
   std::array<double, kMaxKdopAxes> behind{};
   Sweep() = default;
@@ -67,14 +66,14 @@ struct Kdop {
       if (std::max(lower[i] - point.along[i], point.along[i] - upper[i]) > distance) return false;
     return true;
   }
-  // The same for the path of a point (`sweep`: a point alone by default) tested against one kDOP,
-  // projected only as far as the first slab farther than `distance`; when false, `bound` is the
-  // distance to that slab (a lower bound of the distance from every point of the path to the kDOP).
+  // The same for the path point + t move, t in [0, 1] (a point alone by default), tested against
+  // one kDOP, projected only as far as the first slab farther than `distance`; when false, `bound`
+  // is the distance to that slab (a lower bound of the distance from every point of the path).
   bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound,
-                   const Sweep& sweep = Sweep()) const {
+                   const Vec3& move = Vec3::Zero()) const {
     for (size_t i = 0; i < axes.size(); ++i) {
-      const double projection = axes[i].dot(point);
-      bound = std::max(lower[i] - (projection + sweep.ahead[i]), (projection + sweep.behind[i]) - upper[i]);
+      const double projection = axes[i].dot(point), along = axes[i].dot(move);
+      bound = std::max(lower[i] - (projection + std::max(0.0, along)), (projection + std::min(0.0, along)) - upper[i]);
       if (bound > distance) return false;
     }
     return true;

@@ -13,15 +13,15 @@ namespace contactlab {
 namespace {
 
 // Every surface vertex of `mesh` that may touch `other` before the next midpoint, each touching
-// `other` at its nearest surface point: a vertex whose path relative to other (the pair's relative
-// translation, ContactBuffer::relativeTravel) comes within the path margin of other's solid, as
-// every vertex inside it does. The margin alone (a ball as wide as the whole travel) also holds the
+// `other` at its nearest surface point: a vertex whose first-order path relative to other (the
+// pair's translation and turns, ContactBuffer::relativeTravel) comes within the point margin of
+// other's solid, as every vertex inside it does. The margin alone (a ball as wide as the whole travel) also holds the
 // vertices moving away or sideways: where the funnel's column lands, the pairs searched nine
 // nearest surface points per contact they kept, and those searches were most of the collision
 // time (docs/meshes.md).
-// The candidates are the vertices of the leaves whose path meets a leaf of other's tetrahedra
-// (grown by the path margin) in the tandem traversal, kept only if the vertex's path comes within
-// the path margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and face
+// The candidates are the vertices of the leaves whose path (the translation's) meets a leaf of
+// other's tetrahedra (grown by the path margin) in the tandem traversal, kept only if the vertex's
+// own path comes within the point margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and face
 // planes): a pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch, and a
 // vertex whose path is near none of other's tetrahedra cannot reach other's surface (its triangles
 // are faces of the tetrahedra), so the nearest-point search that dominates the pair's cost would be
@@ -43,31 +43,42 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   // touches, not the mesh's vertex count.
   if (isCandidate.size() < vertices.size()) isCandidate.resize(vertices.size(), 0);
   const Pose meshInOther = relativePose(otherPose, meshPose);
-  // The vertices' translation relative to other, in other's frame.
+  // The vertices' motion relative to other, in other's frame: all of them by the translation
+  // (RelativeTravel's path margin covers the turns), which the node tests sweep; each vertex y by
+  // pointShift + pointTurn x y to first order (the point margin covers the rest), which the vertex
+  // tests follow. With turn_m, turn_o the two bodies' dt w and c their centres (world frame), a
+  // point x of mesh moves by translation + turn_m x (x - c_m) - turn_o x (x - c_o), and x - c_o is
+  // R_o y.
   const RelativeTravel& travel = buffer.relativeTravel();
   const Vec3 translation = meshIsFirst ? Vec3(-travel.translationOfSecond) : travel.translationOfSecond;
-  const Sweep path(other.tetrahedronTree().axes(), otherPose.rotation.transpose() * translation);
+  const Vec3& turnOfMesh = meshIsFirst ? travel.turnOfFirst : travel.turnOfSecond;
+  const Vec3& turnOfOther = meshIsFirst ? travel.turnOfSecond : travel.turnOfFirst;
+  const Mat3 toOther = otherPose.rotation.transpose();
+  const Sweep path(other.tetrahedronTree().axes(), toOther * translation);
+  const Vec3 pointShift = toOther * (translation + turnOfMesh.cross(otherPose.position - meshPose.position));
+  const Vec3 pointTurn = toOther * (turnOfMesh - turnOfOther);
   const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
   const bool recording = front && !replay;
   double separation = std::numeric_limits<double>::infinity();
   // A vertex against a leaf of other's tetrahedra: first the leaf's kDOP, which rejects the vertex
   // for all of them at once, then each tetrahedron. Returns a lower bound of the distance from the
-  // vertex's path to the leaf's tetrahedra, or 0 if it comes within the path margin of one: a
+  // vertex's path to the leaf's tetrahedra, or 0 if it comes within the point margin of one: a
   // recorded front keeps a pair of leaves only if one of its pairs is near enough to matter at the
   // next steps, so while recording every tetrahedron is tested; otherwise the bound is not used and
   // known candidates are skipped.
   auto visit = [&](int vertex, const Kdop& leafBounds, std::span<const int> tetrahedra) -> double {
     if (!recording && isCandidate[vertex]) return 0.0;
     const Vec3 inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
+    const Vec3 move = pointShift + pointTurn.cross(inOther);
     double nearest;
-    if (!other.mayBeNearTetrahedra(leafBounds, inOther, travel.pathMargin, nearest, path)) {
+    if (!other.mayBeNearTetrahedra(leafBounds, inOther, travel.pointMargin, nearest, move)) {
       separation = std::min(separation, nearest);
       return nearest;
     }
     nearest = std::numeric_limits<double>::infinity();
     for (int tetrahedron : tetrahedra) {
       double bound;
-      if (!other.mayBeNearTetrahedron(tetrahedron, inOther, travel.pathMargin, bound, path)) {
+      if (!other.mayBeNearTetrahedron(tetrahedron, inOther, travel.pointMargin, bound, move)) {
         separation = std::min(separation, bound);
         nearest = std::min(nearest, bound);
         continue;

@@ -28,12 +28,12 @@ class MeshCollisionModel {
   // False when the body-frame point is certainly farther than `distance` from every tetrahedron
   // that a kDOP over tetrahedronTree()'s axes holds (one tetrahedron's own, or a leaf's), and then
   // `bound` is a lower bound of the point's distance to each of them. The slack covers rounding,
-  // so a point on a tetrahedron's boundary is never rejected. With a `sweep` (its Sweep formed on
-  // tetrahedronTree()'s axes), the same for the point's whole path: false when every point of it
-  // is farther than `distance`, and `bound` bounds the distance of each (so of the start too).
+  // so a point on a tetrahedron's boundary is never rejected. With a `move`, the same for the
+  // point's whole path point + t move, t in [0, 1]: false when every point of it is farther than
+  // `distance`, and `bound` bounds the distance of each (so of the start too).
   bool mayBeNearTetrahedra(const Kdop& bounds, const Vec3& point, double distance, double& bound,
-                           const Sweep& sweep = Sweep()) const {
-    if (bounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound, sweep)) return true;
+                           const Vec3& move = Vec3::Zero()) const {
+    if (bounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound, move)) return true;
     bound -= roundingSlack_;
     return false;
   }
@@ -42,9 +42,9 @@ class MeshCollisionModel {
   // leaves. After its kDOP, the tetrahedron's own face planes: a thin, slanted tetrahedron (a
   // funnel's wall) fills a small part of its kDOP.
   bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound,
-                            const Sweep& sweep = Sweep()) const {
-    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, distance, bound, sweep)) return false;
-    const double faceBound = tetrahedronFaces_[t].distanceBound(point, sweep.translation);
+                            const Vec3& move = Vec3::Zero()) const {
+    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, distance, bound, move)) return false;
+    const double faceBound = tetrahedronFaces_[t].distanceBound(point, move);
     if (faceBound <= distance + roundingSlack_) return true;
     bound = faceBound - roundingSlack_;
     return false;
