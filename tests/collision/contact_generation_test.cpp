@@ -23,7 +23,9 @@ Body meshBody(const std::shared_ptr<const MeshGeometry>& mesh, const Vec3& posit
 // only near where they touched (ContactGenerator's PairMemory): step by step, as one cross moves
 // towards and into another and a third turns beside them, it gives exactly the contacts of a
 // generator that searches every pair afresh. For ten steps the moving cross also has a velocity
-// that widens its pairs' margin beyond the fronts' reach (they keep only their bounds then).
+// that widens its pairs' margin beyond the fronts' reach (they keep only their bounds then), and
+// for ten more a spin of 3 rad/s; the turning cross turns as its angular velocity says, so the
+// pairs' paths (RelativeTravel) carry turns as well as translations.
 TEST(ContactGenerator, RememberedPairsChangeNoContact) {
   const auto cross = test::crossMesh(8, 2, 0.05);
   std::vector<Body> bodies = {meshBody(cross, Vec3(0, 0, 0), Quat::Identity()),
@@ -37,6 +39,8 @@ TEST(ContactGenerator, RememberedPairsChangeNoContact) {
     bodies[1].position.x() -= 0.0015;  // 9 cm in all: from about 4 cm apart to 5 cm deep
     bodies[2].orientation = Quat(Eigen::AngleAxisd(0.7 + 0.002 * step, Vec3::UnitX()));
     bodies[1].velocity = step >= 20 && step < 30 ? Vec3(-1.0, 0.0, 0.0) : Vec3::Zero();  // margin + 1 cm
+    bodies[1].angularVelocity = step >= 40 && step < 50 ? Vec3(0.0, 0.0, 3.0) : Vec3::Zero();
+    bodies[2].angularVelocity = Vec3(0.002 / dt, 0.0, 0.0);
     std::vector<BodyContact> remembered, fresh;
     remembering.generate(bodies, dt, Vec3::Zero(), remembered);
     ContactGenerator afresh;

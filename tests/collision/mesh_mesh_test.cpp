@@ -4,6 +4,7 @@
 #include <random>
 #include <utility>
 
+#include "collision/contact_generation.h"
 #include "collision/mesh_test_helpers.h"
 #include "collision/narrowphase.h"
 
@@ -145,7 +146,7 @@ TEST_F(MeshMeshCrossAndSphere, SeparationBoundIsBelowEveryVertexDistance) {
 }
 
 // With the pair's relative travel, a vertex within the margin is proposed only if its path can
-// bring it within the path margin: the upper box 8 mm above the lower one, within the 2 cm
+// bring it within the point margin: the upper box 8 mm above the lower one, within the 2 cm
 // margin, touches it when it comes down by 12 mm, not when it moves sideways or away.
 TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
   const MeshCollisionModel lower = modelOf(test::boxMesh(Vec3(0.5, 0.5, 0.2)));
@@ -173,12 +174,12 @@ TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
 // The path test misses no vertex: on random poses, translations and turns, every vertex within the
 // margin some point of whose first-order path (RelativeTravel) lies inside the other mesh or within
 // the point margin of it (sampled along the path) is proposed, while vertices within the margin
-// whose paths stay away are not. The node tests sweep the translation alone, with the path margin
-// the contact generator gives them (relativeTravel): this checks that it covers the turns.
+// whose paths stay away are not. The travel and its margins are the contact generator's
+// (relativeTravel, here with dt = 1: velocities are the displacements); the node tests sweep the
+// translation alone within its path margin, and this checks that the margin covers the turns.
 TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
   std::mt19937 random(8);
   std::uniform_real_distribution<double> component(-0.03, 0.03), turnComponent(-0.1, 0.1);
-  const double pointMargin = 0.01;
   const double radiusA = a.geometry().boundingRadius, radiusB = b.geometry().boundingRadius;
   int mustPropose = 0, withinMarginOnly = 0;
   for (int trial = 0; trial < 60; ++trial) {
@@ -187,10 +188,13 @@ TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
     const bool turning = trial % 2 == 1;
     const Vec3 turnA = turning ? Vec3(turnComponent(random), turnComponent(random), turnComponent(random)) : Vec3::Zero();
     const Vec3 turnB = turning ? Vec3(turnComponent(random), turnComponent(random), turnComponent(random)) : Vec3::Zero();
-    const double margin = travelOfB.norm() + pointMargin + turnA.norm() * radiusA + turnB.norm() * radiusB;
-    const double pathMargin = pointMargin + turnA.norm() * (radiusA + margin) + turnB.norm() * (radiusB + margin);
+    const BodyTravel bodyA{Vec3::Zero(), turnA.norm() * radiusA, true, turnA, radiusA};
+    const BodyTravel bodyB{travelOfB, turnB.norm() * radiusB, true, turnB, radiusB};
+    const double margin = kContactSkin + travelOfB.norm() + bodyA.spin + bodyB.spin;  // as the generator's
+    const RelativeTravel travel = relativeTravel(bodyA, bodyB, 1.0, Vec3::Zero(), margin);
+    const double pointMargin = travel.pointMargin;
     ContactBuffer buffer(margin, 1e-9);
-    buffer.setRelativeTravel({travelOfB, pathMargin, turnA, turnB, pointMargin});
+    buffer.setRelativeTravel(travel);
     collideMeshMesh(a, poseA, b, poseB, buffer);
     auto proposed = [&](std::uint32_t feature) {
       for (int i = 0; i < buffer.size(); ++i)

@@ -61,7 +61,8 @@ void ContactGenerator::prepareMeshes(const std::vector<Body>& bodies, int k) {
 }
 
 void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity,
-                                std::vector<BodyContact>& out, ThreadPool* pool) {
+                                std::vector<BodyContact>& out, ThreadPool* pool,
+                                const std::vector<Vec3>* angularVelocityAhead) {
   const int n = static_cast<int>(bodies.size());
   poses_.resize(n);
   boxes_.resize(n);
@@ -74,7 +75,8 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
       const Body& body = bodies[i];
       const bool moves = body.motion != MotionType::Static;
       const double radius = boundingRadius(body.shape);
-      const Vec3 turn = moves ? Vec3(dt * body.angularVelocity) : Vec3::Zero();
+      const Vec3& angularVelocity = angularVelocityAhead ? (*angularVelocityAhead)[i] : body.angularVelocity;
+      const Vec3 turn = moves ? Vec3(dt * angularVelocity) : Vec3::Zero();
       travel_[i] = {moves ? body.velocity : Vec3::Zero(), turn.norm() * radius, body.isDynamic(), turn, radius};
       motion_[i] = moves ? dt * (body.velocity.norm() + (body.isDynamic() ? gravity.norm() * dt : 0.0)) + travel_[i].spin
                          : 0.0;
@@ -125,11 +127,11 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
         // Far above the rounding of the bounds' arithmetic: a pair at the margin is searched.
         const double slack = 1e-9 * (1.0 + boundingRadius(shapeA) + radiusB);
         const double moved = memory.recorded ? movedSince(memory.bInA, bInA, radiusB) : 0.0;
-        const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
         if (memory.bound > 0.0 && memory.bound - moved > margin + slack) {
           ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
           continue;
         }
+        const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
         if (memory.hasFronts && moved + std::max(0.0, margin - memory.margin) <= kFrontReach) {
           ++mine.replayedPairs;
           memory.fronts.mode = MeshPairFronts::Mode::Replay;

@@ -50,8 +50,10 @@ class ContactGenerator {
   // thread count of `pool` (serial when null): the boxes, the pair search and the pairs'
   // narrowphase run in parallel, each writing slots of its own (docs/threads.md). Mesh bodies need
   // their models from prepareMeshes (a mesh pair without one throws std::logic_error).
+  // `angularVelocityAhead`, per body, the angular velocity until the next midpoint (the World gives
+  // the free w^{t+1} of dynamic bodies); the bodies' own when null.
   void generate(const std::vector<Body>& bodies, double dt, const Vec3& gravity, std::vector<BodyContact>& out,
-                ThreadPool* pool = nullptr);
+                ThreadPool* pool = nullptr, const std::vector<Vec3>* angularVelocityAhead = nullptr);
 
   // Builds the collision models of the bodies' meshes (one per distinct geometry) with kDOP trees
   // of k = 14, 18 or 26, all rebuilt when k changes. Bodies keep their shapes, so this runs when the

@@ -40,6 +40,7 @@ struct World::Impl {
   std::vector<ContactCache::Entry> cacheEntries;  // reused buffer for filling the cache each step
   std::vector<BodyContact> bodyContacts;
   std::vector<Vec6> freeVelocity;  // per slot: u^t + dt M^-1 h
+  std::vector<Vec3> angularVelocityAhead;  // per body: the free w^{t+1} (dynamic), w (the others)
   ContactProblem problem;
   ContactExtras extras;            // per contact: frame, impact closing
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
@@ -132,7 +133,15 @@ void World::Impl::step() {
   checkFinite();
 }
 
-void World::Impl::collide() { contactGenerator.generate(bodies, dt, gravity, bodyContacts, pool.get()); }
+void World::Impl::collide() {
+  // A body turns by dt w^{t+1} from this midpoint to the next; the free angular velocity predicts
+  // w^{t+1} as the free linear velocity (v + g dt, in the contact margins) predicts v^{t+1}.
+  angularVelocityAhead.resize(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    angularVelocityAhead[i] =
+        slotOfBody[i] >= 0 ? Vec3(freeVelocity[slotOfBody[i]].tail<3>()) : bodies[i].angularVelocity;
+  contactGenerator.generate(bodies, dt, gravity, bodyContacts, pool.get(), &angularVelocityAhead);
+}
 
 void World::Impl::buildProblem() {
   AssemblyInput input;

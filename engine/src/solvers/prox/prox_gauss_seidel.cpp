@@ -158,6 +158,7 @@ void ProxGaussSeidel::splitContacts(const ContactProblem& problem) {
     contactsUpToSlot_.assign(slots + 1, 0);
     contactsFromSlot_.assign(slots + 1, 0);
     for (int k = 0; k < contacts; ++k) {
+      if (highest(k) < 0) continue;  // no dynamic body (the World makes none): the third part
       ++contactsUpToSlot_[highest(k) + 1];
       ++contactsFromSlot_[lowest(k)];
     }
@@ -171,7 +172,7 @@ void ProxGaussSeidel::splitContacts(const ContactProblem& problem) {
     }
   }
   for (int k = 0; k < contacts; ++k) {
-    const int part = split < 0 ? 2 : highest(k) < split ? 0 : lowest(k) >= split ? 1 : 2;
+    const int part = split < 0 || highest(k) < 0 ? 2 : highest(k) < split ? 0 : lowest(k) >= split ? 1 : 2;
     contactsOfPart_[part].push_back(k);
   }
 }
@@ -572,18 +573,18 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
   const GroupLambda* const lambda = lambdaBuffers_[currentBuffer_].data();
   GroupLambda* const next = lambdaBuffers_[target].data();
   double* const w = w_.data();
-  const std::size_t count = end;
+  const std::size_t stop = end;
   const int maxRun = maxRun_;
   // The merit's maximum lane by lane over the groups, then over the lanes: the same maximum (no NaN
   // enters: a comparison with NaN keeps the old value, as std::max did group by group).
   LanePack merit = {};
   UpdateState states[kMaxRun];
   CompactLanes lanes;
-  for (std::size_t i = begin; i < count;) {
+  for (std::size_t i = begin; i < stop;) {
     // Alg. 2, lines 5-9, for a run of groups that share no body (their updates are then
     // independent: doing them together gives the numbers doing them one after the other would).
     int run = 1;
-    while (run < maxRun && i + run < count && groups[i + run].independentBefore >= run) ++run;
+    while (run < maxRun && i + run < stop && groups[i + run].independentBefore >= run) ++run;
     for (int j = 0; j < run; ++j) beginUpdate(groups[i + j], lambda[i + j], w, r, states[j]);
     if (r.isDiagonal()) searchRun(states, run, lanes);
     for (int j = 0; j < run; ++j) finishUpdate(groups[i + j], lambda[i + j], next[i + j], w, r, states[j], merit);

@@ -32,7 +32,7 @@ namespace contactlab {
 // together (updateGroups), so that the closest-point searches of all their outside lanes run in
 // full vectors (searchRun).
 //
-// Two threads. A large problem (kSplitFromContacts contacts or more) is split by its dynamic
+// Two threads. A large problem (by default kSplitFromContacts contacts or more) is split by its dynamic
 // bodies' slots at one slot s: the contacts of bodies below s only, those of bodies from s on only,
 // and the contacts between the two sets (splitContacts). The sweep visits the first two parts, then
 // the third; the first two share no dynamic body, so they run at the same time on the solver's
