@@ -136,7 +136,7 @@ TEST(OrientedBoxTest, FindsTheFirstSeparatingSlabOfTheBoxCorners) {
           if (lowest - margin > kdop.upper[i]) expectedDistance = lowest - kdop.upper[i];
           if (highest + margin < kdop.lower[i]) expectedDistance = kdop.lower[i] - highest;
         }
-        const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, Sweep(axes, translation));
+        const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, translation);
         double distance = -1.0;
         const bool separated = test.separated(kdop, centre, halfExtents, distance);
         ASSERT_EQ(separated, !std::isnan(expectedDistance)) << axes.size() << " axes, trial " << trial;

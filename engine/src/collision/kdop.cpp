@@ -41,14 +41,6 @@ std::span<const Vec3> kdopAxes(int k) {
   }
 }
 
-Sweep::Sweep(std::span<const Vec3> axes, const Vec3& translation) {
-  for (size_t i = 0; i < axes.size(); ++i) {
-    const double along = axes[i].dot(translation);
-    ahead[i] = std::max(0.0, along);
-    behind[i] = std::min(0.0, along);
-  }
-}
-
 Kdop Kdop::empty() {
   Kdop kdop;
   kdop.lower.fill(std::numeric_limits<double>::infinity());
@@ -103,15 +95,17 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {
   return kdop;
 }
 
-OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin, const Sweep& sweep)
+OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin,
+                                 const Vec3& translation)
     : axisCount_(static_cast<int>(axes.size())), margin_(margin) {
   for (int i = 0; i < axisCount_; ++i) {
     const Vec3 axisInOther = otherInThis.rotation.transpose() * axes[i];
     x_[i] = axisInOther.x(), y_[i] = axisInOther.y(), z_[i] = axisInOther.z();
     absX_[i] = std::abs(x_[i]), absY_[i] = std::abs(y_[i]), absZ_[i] = std::abs(z_[i]);
-    // The box's path spans [behind, ahead] beyond its start's projection: its middle and half width.
-    offset_[i] = axes[i].dot(otherInThis.position) + 0.5 * (sweep.ahead[i] + sweep.behind[i]);
-    sweepRadius_[i] = 0.5 * (sweep.ahead[i] - sweep.behind[i]);
+    // The box's path spans [min(0, a . d), max(0, a . d)] beyond its start's projection.
+    const double along = axes[i].dot(translation);
+    offset_[i] = axes[i].dot(otherInThis.position) + 0.5 * along;
+    sweepRadius_[i] = 0.5 * std::abs(along);
   }
   for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_, &sweepRadius_})
     (*values)[axisCount_] = (*values)[axisCount_ - 1];

@@ -35,17 +35,6 @@ struct AxisProjections {
 };
 AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point);
 
-// A straight path start + t d, t in [0, 1], of the points of a box seen along the axes of a kDOP:
-// it reaches ahead[i] = max(0, a_i . d) beyond the start's projection on axis i and behind[i] =
-// min(0, a_i . d) before it. Formed once per translation d (every node of a mesh's tree moves by
-// the same d relative to another body: ContactBuffer::RelativeTravel); the default is no motion.
-struct Sweep {
-  std::array<double, kMaxKdopAxes> ahead{};
-  std::array<double, kMaxKdopAxes> behind{};
-  Sweep() = default;
-  Sweep(std::span<const Vec3> axes, const Vec3& translation);
-};
-
 // Slab i is [lower[i], upper[i]] along axis i; only the first axes.size() entries are used.
 struct Kdop {
   std::array<double, kMaxKdopAxes> lower;
@@ -87,12 +76,14 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
 // (a . R c + a . t and |a . R_j|) is formed once, so a test costs two 3-vectors' dot products per
 // axis. Axes go two at a time (one SSE2 register on x86-64; the tandem traversal of two meshes is
 // mostly this test, and a node pair that is not separated tests every axis), stopping at the
-// first pair with a separating slab. With a `sweep` (formed on this body's axes, its translation
-// in this body's frame) the boxes are tested along their whole path: each projected box is
-// widened by the path's extent on the axis, which costs one addition per axis.
+// first pair with a separating slab. With a `translation` d (in this body's frame) the boxes are
+// tested along their whole path, box + t d for t in [0, 1]: each projected box is moved by half the
+// path's extent a . d on the axis and widened by half of |a . d|, formed once with the pose's part,
+// so it costs one addition per axis.
 class OrientedBoxTest {
  public:
-  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin, const Sweep& sweep = Sweep());
+  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin,
+                  const Vec3& translation = Vec3::Zero());
   bool overlaps(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents) const {
     double unused;
     return !separated(kdop, centre, halfExtents, unused);
@@ -130,8 +121,8 @@ class OrientedBoxTest {
   }
 
  private:
-  // Per axis a: the components of R^T a, of |R^T a|, a . t plus the middle of the sweep's extent
-  // on a, and half that extent; one more entry, a copy of the last axis's, for an odd last axis.
+  // Per axis a: the components of R^T a, of |R^T a|, a . t plus half the path's extent a . d, and
+  // half of |a . d|; one more entry, a copy of the last axis's, for an odd last axis.
   using Values = std::array<double, kMaxKdopAxes + 1>;
   Values x_, y_, z_, absX_, absY_, absZ_, offset_, sweepRadius_;
   int axisCount_;

@@ -135,15 +135,14 @@ class KdopTree {
   // primitivesOfLeafOfB)` is called once per primitive of a's leaf with all of b's, and returns
   // such a bound for all those pairs: it may test the primitive against the leaf's kDOP (in b's
   // frame) before its primitives.
-  // With `sweepOfA` (a's contents moving along a path relative to b, formed on b's axes in b's
-  // frame), the node pairs are those where a's node's path comes within `margin`, and the bounds
+  // With `translationOfA` (a's contents moving by it relative to b, in b's frame), the node pairs are those where a's node's path comes within `margin`, and the bounds
   // are of the distance from the whole path (so from a's node where it is).
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                      Visit&& visit, double& separation, std::vector<FrontEntry>* front = nullptr,
-                                     double recordBelow = 0.0, const Sweep& sweepOfA = Sweep()) {
+                                     double recordBelow = 0.0, const Vec3& translationOfA = Vec3::Zero()) {
     separation = std::numeric_limits<double>::infinity();
-    descend(a, b, TandemTest(b, bInA, margin, sweepOfA), 0, 0, visit,
+    descend(a, b, TandemTest(b, bInA, margin, translationOfA), 0, 0, visit,
             [&](int nodeA, int nodeB, double distance) {
               separation = std::min(separation, distance);
               if (front && distance <= recordBelow) front->push_back({nodeA, nodeB, distance});
@@ -165,8 +164,8 @@ class KdopTree {
   template <class Visit>
   friend void forEachOverlappingPairFromFront(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                               const std::vector<FrontEntry>& front, double reach, Visit&& visit,
-                                              const Sweep& sweepOfA = Sweep()) {
-    const TandemTest test(b, bInA, margin, sweepOfA);
+                                              const Vec3& translationOfA = Vec3::Zero()) {
+    const TandemTest test(b, bInA, margin, translationOfA);
     for (const FrontEntry& entry : front)
       if (entry.separation <= reach)
         descend(a, b, test, entry.nodeA, entry.nodeB, visit, [](int, int, double) {}, [](int, int, double) {});
@@ -195,9 +194,9 @@ class KdopTree {
   // reverse alone: 11 % fewer instructions than both (docs/meshes.md).
   struct TandemTest {
     OrientedBoxTest aBoxInB;
-    TandemTest(const KdopTree& b, const Pose& bInA, double margin, const Sweep& sweepOfA)
+    TandemTest(const KdopTree& b, const Pose& bInA, double margin, const Vec3& translationOfA)
         : aBoxInB(b.axes_, Pose{-(bInA.rotation.transpose() * bInA.position), bInA.rotation.transpose()}, margin,
-                  sweepOfA) {}
+                  translationOfA) {}
     bool separated(const Node& nodeA, const Node& nodeB, double& distance) const {
       return aBoxInB.separated(nodeB.bounds, nodeA.boxCentre, nodeA.boxHalfExtents, distance);
     }

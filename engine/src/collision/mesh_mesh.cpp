@@ -54,7 +54,7 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   const Vec3& turnOfMesh = meshIsFirst ? travel.turnOfFirst : travel.turnOfSecond;
   const Vec3& turnOfOther = meshIsFirst ? travel.turnOfSecond : travel.turnOfFirst;
   const Mat3 toOther = otherPose.rotation.transpose();
-  const Sweep path(other.tetrahedronTree().axes(), toOther * translation);
+  const Vec3 nodeTranslation = toOther * translation;
   const Vec3 pointShift = toOther * (translation + turnOfMesh.cross(otherPose.position - meshPose.position));
   const Vec3 pointTurn = toOther * (turnOfMesh - turnOfOther);
   const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
@@ -96,11 +96,11 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   double nodeSeparation = 0.0;
   if (replay) {
     forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pathMargin,
-                                    *front, mode->reach, visit, path);
+                                    *front, mode->reach, visit, nodeTranslation);
   } else {
     if (front) front->clear();
     forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pathMargin, visit,
-                           nodeSeparation, front, mode ? mode->recordBelow : 0.0, path);
+                           nodeSeparation, front, mode ? mode->recordBelow : 0.0, nodeTranslation);
   }
   std::sort(candidates.begin(), candidates.end());
   for (int vertex : candidates) isCandidate[vertex] = 0;
