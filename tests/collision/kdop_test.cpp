@@ -101,6 +101,33 @@ TEST(Kdop, DistanceBoundIsTheLargestGapOverAllSlabs) {
     }
 }
 
+// A path point + t move projected two axes at a time: its interval on each axis is bitwise the one
+// of projecting its two ends axis by axis, and the path's bound is the largest gap between a slab
+// and that interval, below the bound of every point of the path (sampled).
+TEST(Kdop, PathBoundIsTheLargestGapOfItsIntervals) {
+  RandomKdops random;
+  for (const auto axes : RandomKdops::axisSets())
+    for (int trial = 0; trial < 500; ++trial) {
+      const Kdop kdop = random.kdop(axes);
+      const Vec3 point = 3.0 * random.point(), move = random.point();
+      const PathProjections path = projectPathOnAxes(AxisComponents(axes), point, move);
+      ASSERT_EQ(path.count, static_cast<int>(axes.size()));
+      double largestGap = 0.0;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        const double start = axes[i].dot(point), along = axes[i].dot(move);
+        EXPECT_EQ(path.low[i], start + std::min(0.0, along)) << axes.size() << " axes, axis " << i;
+        EXPECT_EQ(path.high[i], start + std::max(0.0, along)) << axes.size() << " axes, axis " << i;
+        largestGap = std::max({largestGap, kdop.lower[i] - path.high[i], path.low[i] - kdop.upper[i]});
+      }
+      EXPECT_EQ(kdop.distanceBound(path), largestGap) << axes.size() << " axes, trial " << trial;
+      for (double t = 0.0; t <= 1.0; t += 0.125)
+        EXPECT_LE(kdop.distanceBound(path), kdop.distanceBound(projectOnAxes(axes, point + t * move)) + 1e-12);
+      double bound = -1.0;
+      EXPECT_EQ(kdop.mayBeWithin(path, 0.5, bound), largestGap <= 0.5);
+      EXPECT_EQ(bound, largestGap);
+    }
+}
+
 // The box is given in another frame; on each axis its extent is that of its eight corners placed in
 // the kDOP's frame, and the test must find the first axis (in order) on which that extent, grown by
 // the margin, misses the kDOP's slab, with the gap there. With a sweep, the box's whole path: the

@@ -63,7 +63,7 @@ TEST_F(MeshModelOfBox, TetrahedronTestRejectsOnlyFarPointsWithATrueBound) {
     const Vec3 point(coordinate(random), coordinate(random), coordinate(random));
     for (int t = 0; t < static_cast<int>(mesh.tetrahedra.size()); ++t) {
       double bound;
-      if (model.mayBeNearTetrahedron(t, point, distance, bound)) continue;
+      if (model.mayBeNearTetrahedron(t, model.pathOf(point), distance, bound)) continue;
       ++rejected;
       const double exact = testing::distanceToTetrahedron(mesh, t, point);
       EXPECT_GT(exact, distance);

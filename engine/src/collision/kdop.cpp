@@ -63,30 +63,38 @@ void Kdop::merge(const Kdop& other, int axisCount) {
   }
 }
 
-double Kdop::distanceBound(const AxisProjections& point) const {
-  // Two slabs at a time (one SSE2 register on x86-64): the nearest-surface-point search of a mesh
-  // contact forms this bound for tens of nodes per query, and slab by slab it cost about 8
-  // instructions per slab (docs/meshes.md). max is exact, so the bound does not depend on the
-  // order the slabs are taken in.
-  SlabPair bounds = {0.0, 0.0};
-  int i = 0;
-  for (; i + 2 <= point.count; i += 2) {
-    const SlabPair along = loadSlabPair(point.along, i);
-    const SlabPair below = loadSlabPair(lower, i) - along;
-    const SlabPair above = along - loadSlabPair(upper, i);
-    const SlabPair slab = below > above ? below : above;
-    bounds = slab > bounds ? slab : bounds;
-  }
-  double bound = std::max(bounds[0], bounds[1]);
-  if (i < point.count) bound = std::max({bound, lower[i] - point.along[i], point.along[i] - upper[i]});
-  return bound;
-}
-
 AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point) {
   AxisProjections projections;
   projections.count = static_cast<int>(axes.size());
   for (int i = 0; i < projections.count; ++i) projections.along[i] = axes[i].dot(point);
   return projections;
+}
+
+AxisComponents::AxisComponents(std::span<const Vec3> axes) : count(static_cast<int>(axes.size())) {
+  for (int i = 0; i <= count; ++i) {
+    const Vec3& axis = axes[std::min(i, count - 1)];
+    x[i] = axis.x(), y[i] = axis.y(), z[i] = axis.z();
+  }
+}
+
+PathProjections projectPathOnAxes(const AxisComponents& axes, const Vec3& point, const Vec3& move) {
+  // Two axes at a time, each projection summed in the order of Vec3::dot, so the intervals are
+  // bitwise those of projecting axis by axis.
+  const SlabPair px = {point.x(), point.x()}, py = {point.y(), point.y()}, pz = {point.z(), point.z()};
+  const SlabPair mx = {move.x(), move.x()}, my = {move.y(), move.y()}, mz = {move.z(), move.z()};
+  const SlabPair zero = {0.0, 0.0};
+  PathProjections path;
+  path.count = axes.count;
+  for (int i = 0; i < axes.count; i += 2) {
+    const SlabPair ax = loadSlabPair(axes.x, i), ay = loadSlabPair(axes.y, i), az = loadSlabPair(axes.z, i);
+    const SlabPair projection = (ax * px + ay * py) + az * pz;
+    const SlabPair along = (ax * mx + ay * my) + az * mz;
+    const SlabPair low = projection + (along < zero ? along : zero);
+    const SlabPair high = projection + (along > zero ? along : zero);
+    path.low[i] = low[0], path.low[i + 1] = low[1];
+    path.high[i] = high[0], path.high[i + 1] = high[1];
+  }
+  return path;
 }
 
 Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {

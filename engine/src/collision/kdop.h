@@ -35,6 +35,25 @@ struct AxisProjections {
 };
 AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point);
 
+// A kDOP's axes component by component (x[i], y[i], z[i] of axis i), padded with a copy of the
+// last axis, so that projections can be formed two axes at a time.
+struct AxisComponents {
+  explicit AxisComponents(std::span<const Vec3> axes);
+  std::array<double, kMaxKdopAxes + 1> x, y, z;
+  int count;
+};
+
+// The same for a point's path point + t move, t in [0, 1]: per axis the interval [low, high] its
+// projection sweeps (one more entry, the padding's). Formed once per path, for a query that tests
+// it against many kDOPs (a mesh vertex against a leaf of tetrahedra and then each of them:
+// projected per kDOP, the two dot products per axis were most of such a test's cost).
+struct PathProjections {
+  std::array<double, kMaxKdopAxes + 1> low;
+  std::array<double, kMaxKdopAxes + 1> high;
+  int count = 0;
+};
+PathProjections projectPathOnAxes(const AxisComponents& axes, const Vec3& point, const Vec3& move = Vec3::Zero());
+
 // Slab i is [lower[i], upper[i]] along axis i; only the first axes.size() entries are used.
 struct Kdop {
   std::array<double, kMaxKdopAxes> lower;
@@ -48,24 +67,48 @@ struct Kdop {
   Vec3 boxHalfExtents() const { return 0.5 * Vec3(upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]); }
   // A lower bound of the distance from a point to the kDOP (0 inside): the largest distance to
   // one of its slabs (the axes are unit).
-  double distanceBound(const AxisProjections& point) const;
+  double distanceBound(const AxisProjections& point) const { return largestGap(point.along, point.along, point.count); }
+  // The same for every point of a path: the largest gap between a slab and the path's interval on
+  // its axis.
+  double distanceBound(const PathProjections& path) const { return largestGap(path.low, path.high, path.count); }
   // distanceBound(point) <= distance, stopping at the first slab farther than that.
   bool mayBeWithin(const AxisProjections& point, double distance) const {
     for (int i = 0; i < point.count; ++i)
       if (std::max(lower[i] - point.along[i], point.along[i] - upper[i]) > distance) return false;
     return true;
   }
-  // The same for the path point + t move, t in [0, 1] (a point alone by default), tested against
-  // one kDOP, projected only as far as the first slab farther than `distance`; when false, `bound`
-  // is the distance to that slab (a lower bound of the distance from every point of the path).
+  // Whether the path may come within `distance`; `bound` is distanceBound(path), a lower bound of
+  // the distance from every point of the path. All slabs are always taken: with no early exit
+  // the test has no branch to mispredict, and most paths tested against a leaf's tetrahedra are
+  // rejected at some slab or other.
+  bool mayBeWithin(const PathProjections& path, double distance, double& bound) const {
+    bound = distanceBound(path);
+    return bound <= distance;
+  }
+  // The same for one path (a point alone by default) projected for this kDOP only.
   bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound,
                    const Vec3& move = Vec3::Zero()) const {
-    for (size_t i = 0; i < axes.size(); ++i) {
-      const double projection = axes[i].dot(point), along = axes[i].dot(move);
-      bound = std::max(lower[i] - (projection + std::max(0.0, along)), (projection + std::min(0.0, along)) - upper[i]);
-      if (bound > distance) return false;
+    return mayBeWithin(projectPathOnAxes(AxisComponents(axes), point, move), distance, bound);
+  }
+
+ private:
+  // max(0, max_i max(lower[i] - high[i], low[i] - upper[i])) over the first `count` slabs, two at a
+  // time (one SSE2 register on x86-64): the nearest-surface-point search forms this bound for tens
+  // of nodes per query and the vertex tests for every tetrahedron near a vertex. max is exact, so
+  // the bound does not depend on the order the slabs are taken in.
+  template <size_t N>
+  double largestGap(const std::array<double, N>& low, const std::array<double, N>& high, int count) const {
+    SlabPair bounds = {0.0, 0.0};
+    int i = 0;
+    for (; i + 2 <= count; i += 2) {
+      const SlabPair below = loadSlabPair(lower, i) - loadSlabPair(high, i);
+      const SlabPair above = loadSlabPair(low, i) - loadSlabPair(upper, i);
+      const SlabPair slab = below > above ? below : above;
+      bounds = slab > bounds ? slab : bounds;
     }
-    return true;
+    double bound = std::max(bounds[0], bounds[1]);
+    if (i < count) bound = std::max({bound, lower[i] - high[i], low[i] - upper[i]});
+    return bound;
   }
 };
 

@@ -9,7 +9,7 @@
 namespace contactlab {
 
 KdopTree::KdopTree(int k, std::span<const Kdop> primitiveBounds, int leafSize)
-    : k_(k), axes_(kdopAxes(k)), leafSize_(leafSize) {
+    : k_(k), axes_(kdopAxes(k)), axisComponents_(axes_), leafSize_(leafSize) {
   if (primitiveBounds.empty()) throw std::invalid_argument("a kDOP tree needs at least one primitive");
   if (leafSize < 1) throw std::invalid_argument("a kDOP tree's leaves need room for at least one primitive");
   order_.resize(primitiveBounds.size());

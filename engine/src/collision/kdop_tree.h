@@ -27,6 +27,7 @@ class KdopTree {
 
   int k() const { return k_; }
   std::span<const Vec3> axes() const { return axes_; }
+  const AxisComponents& axisComponents() const { return axisComponents_; }
   int primitiveCount() const { return static_cast<int>(order_.size()); }
 
   // Leaves hold a few primitives: the bottom levels of a one-per-leaf tree cost more node tests
@@ -289,6 +290,7 @@ class KdopTree {
 
   int k_;
   std::span<const Vec3> axes_;
+  AxisComponents axisComponents_;
   int leafSize_;
   int depth_ = 0;
   std::vector<Node> nodes_;  // the root first

@@ -69,16 +69,16 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   auto visit = [&](int vertex, const Kdop& leafBounds, std::span<const int> tetrahedra) -> double {
     if (!recording && isCandidate[vertex]) return 0.0;
     const Vec3 inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
-    const Vec3 move = pointShift + pointTurn.cross(inOther);
+    const MeshCollisionModel::PointPath path = other.pathOf(inOther, pointShift + pointTurn.cross(inOther));
     double nearest;
-    if (!other.mayBeNearTetrahedra(leafBounds, inOther, travel.pointMargin, nearest, move)) {
+    if (!other.mayBeNearTetrahedra(leafBounds, path, travel.pointMargin, nearest)) {
       separation = std::min(separation, nearest);
       return nearest;
     }
     nearest = std::numeric_limits<double>::infinity();
     for (int tetrahedron : tetrahedra) {
       double bound;
-      if (!other.mayBeNearTetrahedron(tetrahedron, inOther, travel.pointMargin, bound, move)) {
+      if (!other.mayBeNearTetrahedron(tetrahedron, path, travel.pointMargin, bound)) {
         separation = std::min(separation, bound);
         nearest = std::min(nearest, bound);
         continue;

@@ -25,15 +25,25 @@ class MeshCollisionModel {
   const KdopTree& triangleTree() const { return triangleTree_; }  // the surface's triangles
   const KdopTree& tetrahedronTree() const { return tetrahedronTree_; }
 
-  // False when the body-frame point is certainly farther than `distance` from every tetrahedron
-  // that a kDOP over tetrahedronTree()'s axes holds (one tetrahedron's own, or a leaf's), and then
-  // `bound` is a lower bound of the point's distance to each of them. The slack covers rounding,
-  // so a point on a tetrahedron's boundary is never rejected. With a `move`, the same for the
-  // point's whole path point + t move, t in [0, 1]: false when every point of it is farther than
-  // `distance`, and `bound` bounds the distance of each (so of the start too).
-  bool mayBeNearTetrahedra(const Kdop& bounds, const Vec3& point, double distance, double& bound,
-                           const Vec3& move = Vec3::Zero()) const {
-    if (bounds.mayBeWithin(tetrahedronTree_.axes(), point, distance + roundingSlack_, bound, move)) return true;
+  // A body-frame point's path point + t move, t in [0, 1] (a point alone by default), with its
+  // projections on tetrahedronTree()'s axes, for the tests below: formed once per point, which is
+  // then tested against a leaf's kDOP and each of its tetrahedra.
+  struct PointPath {
+    Vec3 point;
+    Vec3 move;
+    PathProjections onAxes;
+  };
+  PointPath pathOf(const Vec3& point, const Vec3& move = Vec3::Zero()) const {
+    return {point, move, projectPathOnAxes(tetrahedronTree_.axisComponents(), point, move)};
+  }
+
+  // False when every point of the path is certainly farther than `distance` from every
+  // tetrahedron that a kDOP over tetrahedronTree()'s axes holds (one tetrahedron's own, or a
+  // leaf's), and then `bound` is a lower bound of the distance from each point of the path (so
+  // from its start too) to each of them. The slack covers rounding, so a point on a tetrahedron's
+  // boundary is never rejected.
+  bool mayBeNearTetrahedra(const Kdop& bounds, const PointPath& path, double distance, double& bound) const {
+    if (bounds.mayBeWithin(path.onAxes, distance + roundingSlack_, bound)) return true;
     bound -= roundingSlack_;
     return false;
   }
@@ -41,10 +51,9 @@ class MeshCollisionModel {
   // The same for tetrahedron t alone: a per-primitive test after a tree query that reports whole
   // leaves. After its kDOP, the tetrahedron's own face planes: a thin, slanted tetrahedron (a
   // funnel's wall) fills a small part of its kDOP.
-  bool mayBeNearTetrahedron(int t, const Vec3& point, double distance, double& bound,
-                            const Vec3& move = Vec3::Zero()) const {
-    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], point, distance, bound, move)) return false;
-    const double faceBound = tetrahedronFaces_[t].distanceBound(point, move);
+  bool mayBeNearTetrahedron(int t, const PointPath& path, double distance, double& bound) const {
+    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], path, distance, bound)) return false;
+    const double faceBound = tetrahedronFaces_[t].distanceBound(path.point, path.move);
     if (faceBound <= distance + roundingSlack_) return true;
     bound = faceBound - roundingSlack_;
     return false;
