@@ -163,7 +163,7 @@ TEST(OrientedBoxTest, FindsTheFirstSeparatingSlabOfTheBoxCorners) {
           if (lowest - margin > kdop.upper[i]) expectedDistance = lowest - kdop.upper[i];
           if (highest + margin < kdop.lower[i]) expectedDistance = kdop.lower[i] - highest;
         }
-        const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, translation);
+        const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, LinearMotion{translation});
         double distance = -1.0;
         const bool separated = test.separated(kdop, centre, halfExtents, distance);
         ASSERT_EQ(separated, !std::isnan(expectedDistance)) << axes.size() << " axes, trial " << trial;
@@ -174,6 +174,46 @@ TEST(OrientedBoxTest, FindsTheFirstSeparatingSlabOfTheBoxCorners) {
   // Both outcomes are exercised.
   EXPECT_GT(separatedCount, 400);
   EXPECT_GT(overlappingCount, 400);
+}
+
+// With a turn each point p of the box follows its own path p + t (shift + turn x p) (kDOP frame):
+// a box the test separates has every point of every such path (corners, inner points, sampled in t)
+// farther from the kDOP than the margin, at least by the distance it reports on some slab.
+TEST(OrientedBoxTest, SeparatesTurningBoxesOnlyFromWhereTheirPointsGo) {
+  RandomKdops random;
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int separatedCount = 0, overlappingCount = 0;
+  for (const auto axes : RandomKdops::axisSets())
+    for (int trial = 0; trial < 500; ++trial) {
+      const Kdop kdop = random.kdop(axes);
+      const Vec3 axisPart = random.point();
+      const Quat orientation =
+          Quat(random.coordinate(random.random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
+      const Pose boxFrameInKdopFrame{random.point(), orientation.toRotationMatrix()};
+      const Vec3 centre = random.point();
+      const Vec3 halfExtents(unit(random.random), unit(random.random), unit(random.random));
+      const double margin = 0.1 * unit(random.random);
+      const LinearMotion motion{0.5 * random.point(), 0.4 * random.point()};
+      const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, motion);
+      double distance = -1.0;
+      const bool separated = test.separated(kdop, centre, halfExtents, distance);
+      ++(separated ? separatedCount : overlappingCount);
+      if (!separated) continue;
+      EXPECT_GT(distance, margin);
+      for (int sample = 0; sample < 40; ++sample) {
+        // The eight corners, then points inside the box.
+        const Vec3 signs = sample < 8 ? Vec3((sample & 1) ? 1 : -1, (sample & 2) ? 1 : -1, (sample & 4) ? 1 : -1)
+                                      : Vec3(2 * unit(random.random) - 1, 2 * unit(random.random) - 1,
+                                             2 * unit(random.random) - 1);
+        const Vec3 start = boxFrameInKdopFrame.position +
+                           boxFrameInKdopFrame.rotation * (centre + signs.cwiseProduct(halfExtents));
+        for (double t = 0.0; t <= 1.0; t += 0.25)
+          ASSERT_GE(kdop.distanceBound(projectOnAxes(axes, start + t * motion.of(start))), distance - 1e-12)
+              << axes.size() << " axes, trial " << trial << ", sample " << sample << ", t " << t;
+      }
+    }
+  EXPECT_GT(separatedCount, 300);
+  EXPECT_GT(overlappingCount, 300);
 }
 
 }  // namespace

@@ -152,11 +152,11 @@ TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
   const MeshCollisionModel lower = modelOf(test::boxMesh(Vec3(0.5, 0.5, 0.2)));
   const MeshCollisionModel upper = modelOf(test::boxMesh(Vec3(0.3, 0.3, 0.1)));
   const Pose upperPose = poseOf(Vec3(0.1, -0.1, 0.3 + 8e-3));
-  const double margin = 0.02, pathMargin = 0.005;
+  const double margin = 0.02, pointMargin = 0.005;
   auto contactsMoving = [&](const Vec3* travelOfUpper) {
     return meshContacts(
         [&](ContactBuffer& b) {
-          if (travelOfUpper) b.setRelativeTravel({*travelOfUpper, pathMargin, Vec3::Zero(), Vec3::Zero(), pathMargin});
+          if (travelOfUpper) b.setRelativeTravel({*travelOfUpper, Vec3::Zero(), Vec3::Zero(), pointMargin});
           collideMeshMesh(lower, Pose{}, upper, upperPose, b);
         },
         margin);
@@ -175,8 +175,8 @@ TEST(MeshMesh, TravelKeepsOnlyVerticesThatCanArrive) {
 // margin some point of whose first-order path (RelativeTravel) lies inside the other mesh or within
 // the point margin of it (sampled along the path) is proposed, while vertices within the margin
 // whose paths stay away are not. The travel and its margins are the contact generator's
-// (relativeTravel, here with dt = 1: velocities are the displacements); the node tests sweep the
-// translation alone within its path margin, and this checks that the margin covers the turns.
+// (relativeTravel, here with dt = 1: velocities are the displacements); the node tests follow
+// the nodes' own first-order paths, and this checks that no vertex's path escapes its node's.
 TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
   std::mt19937 random(8);
   std::uniform_real_distribution<double> component(-0.03, 0.03), turnComponent(-0.1, 0.1);

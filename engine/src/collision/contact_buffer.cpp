@@ -9,7 +9,7 @@ namespace contactlab {
 
 void ContactBuffer::reset(double margin, double mergeDistance) {
   margin_ = margin;
-  travel_ = {Vec3::Zero(), margin, Vec3::Zero(), Vec3::Zero(), margin};
+  travel_ = {Vec3::Zero(), Vec3::Zero(), Vec3::Zero(), margin};
   mergeDistance_ = mergeDistance;
   separationBound_ = 0.0;
   meshPairFronts_ = nullptr;

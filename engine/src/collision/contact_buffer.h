@@ -13,12 +13,10 @@ struct MeshPairFronts;
 // How the second shape of a pair may move relative to the first before the next midpoint, to first
 // order: a point x of the second moves by translationOfSecond + turnOfSecond x (x - c_second) -
 // turnOfFirst x (x - c_first) relative to the first, c being the shapes' pose positions and turn
-// dt w (world frame). pathMargin bounds the rest for points moved by the translation alone (the
-// turns included: the node tests), pointMargin for a point moved by its own first-order
+// dt w (world frame). pointMargin bounds the rest for a point moved by its own first-order
 // displacement (the skin and the rotations' second-order terms). See ContactBuffer::relativeTravel.
 struct RelativeTravel {
   Vec3 translationOfSecond = Vec3::Zero();
-  double pathMargin = 0.0;
   Vec3 turnOfFirst = Vec3::Zero();
   Vec3 turnOfSecond = Vec3::Zero();
   double pointMargin = 0.0;
@@ -36,8 +34,8 @@ class ContactBuffer {
 
   double margin() const { return margin_; }
 
-  // The pair's relative travel, if its caller knows it; after reset, none: no motion and both path
-  // margins the margin. Two meshes propose only the vertices whose path comes within pointMargin of
+  // The pair's relative travel, if its caller knows it; after reset, none: no motion and the point
+  // margin the margin. Two meshes propose only the vertices whose path comes within pointMargin of
   // the other shape (collideMeshMesh): a vertex within the margin but moving away or sideways
   // cannot touch before the next midpoint.
   void setRelativeTravel(const RelativeTravel& travel) { travel_ = travel; }

@@ -40,16 +40,15 @@ bool lessPair(const BodyPair& x, const BodyPair& y) { return x.a != y.a ? x.a < 
 // theta_o of the body the point is seen from): theta_m^2 r_m / 2 + theta_o^2 (r_o + margin) / 2 +
 // theta_o (|translation| + theta_m r_m), which (theta_a + theta_b)^2 (r_a + r_b + margin) / 2 +
 // (theta_a + theta_b) |translation| bounds for either side: the point margin is that plus the
-// skin. A node's points moved by the translation alone leave their own paths by at most theta_m
-// r_m + theta_o (r_o + margin) more: the path margin of the node tests.
+// skin. The node tests follow the same first-order paths (OrientedBoxTest with a LinearMotion),
+// so they need no margin of their own.
 RelativeTravel relativeTravel(const BodyTravel& a, const BodyTravel& b, double dt, const Vec3& gravity, double margin) {
   const double falling = (b.dynamic ? 1.0 : 0.0) - (a.dynamic ? 1.0 : 0.0);
   const Vec3 translation = dt * (b.velocity - a.velocity) + falling * dt * dt * gravity;
-  const double thetaA = a.turn.norm(), thetaB = b.turn.norm(), turns = thetaA + thetaB;
+  const double turns = a.turn.norm() + b.turn.norm();
   const double pointMargin =
       kContactSkin + 0.5 * turns * turns * (a.radius + b.radius + margin) + turns * translation.norm();
-  const double pathMargin = pointMargin + thetaA * (a.radius + margin) + thetaB * (b.radius + margin);
-  return {translation, pathMargin, a.turn, b.turn, pointMargin};
+  return {translation, a.turn, b.turn, pointMargin};
 }
 
 void ContactGenerator::prepareMeshes(const std::vector<Body>& bodies, int k) {

@@ -40,7 +40,7 @@ struct BodyTravel {
 
 // How b may move relative to a until the next midpoint, for a pair searched with `margin` (the
 // mesh pairs' paths, ContactBuffer::relativeTravel): the translation dt (v_b - v_a) with gravity's
-// share, both turns dt w, and the point and path margins that bound what the first-order paths
+// share, both turns dt w, and the point margin that bounds what the first-order paths
 // leave out (derivation next to the definition; tested against the exact rotations).
 RelativeTravel relativeTravel(const BodyTravel& a, const BodyTravel& b, double dt, const Vec3& gravity, double margin);
 

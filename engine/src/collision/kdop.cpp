@@ -104,18 +104,24 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {
 }
 
 OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin,
-                                 const Vec3& translation)
-    : axisCount_(static_cast<int>(axes.size())), margin_(margin) {
+                                 const LinearMotion& motion)
+    : axisCount_(static_cast<int>(axes.size())), margin_(margin), turning_(motion.turn != Vec3::Zero()) {
   for (int i = 0; i < axisCount_; ++i) {
     const Vec3 axisInOther = otherInThis.rotation.transpose() * axes[i];
     x_[i] = axisInOther.x(), y_[i] = axisInOther.y(), z_[i] = axisInOther.z();
     absX_[i] = std::abs(x_[i]), absY_[i] = std::abs(y_[i]), absZ_[i] = std::abs(z_[i]);
-    // The box's path spans [min(0, a . d), max(0, a . d)] beyond its start's projection.
-    const double along = axes[i].dot(translation);
+    // The path of the other frame's origin spans [min(0, along), max(0, along)] beyond its start's
+    // projection.
+    const double along = axes[i].dot(motion.of(otherInThis.position));
     offset_[i] = axes[i].dot(otherInThis.position) + 0.5 * along;
-    sweepRadius_[i] = 0.5 * std::abs(along);
+    sweepRadius_[i] = turning_ ? 0.0 : 0.5 * std::abs(along);
+    const Vec3 turnInOther = otherInThis.rotation.transpose() * axes[i].cross(motion.turn);
+    turnX_[i] = turnInOther.x(), turnY_[i] = turnInOther.y(), turnZ_[i] = turnInOther.z();
+    absTurnX_[i] = std::abs(turnX_[i]), absTurnY_[i] = std::abs(turnY_[i]), absTurnZ_[i] = std::abs(turnZ_[i]);
+    alongAtOrigin_[i] = along;
   }
-  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_, &sweepRadius_})
+  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_, &sweepRadius_, &turnX_, &turnY_, &turnZ_,
+                         &absTurnX_, &absTurnY_, &absTurnZ_, &alongAtOrigin_})
     (*values)[axisCount_] = (*values)[axisCount_ - 1];
 }
 

@@ -114,19 +114,30 @@ struct Kdop {
 
 Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points);
 
+// The first-order motion of points over a step, in the frame they are tested in: the point p
+// follows the path p + t of(p), t in [0, 1] (a body's translation and turn seen from another body;
+// ContactBuffer::relativeTravel).
+struct LinearMotion {
+  Vec3 shift = Vec3::Zero();
+  Vec3 turn = Vec3::Zero();
+  Vec3 of(const Vec3& point) const { return shift + turn.cross(point); }
+};
+
 // Overlap tests of many boxes of another body (centre and half extents in that body's frame, as
 // the nodes of its tree give them) with kDOPs of this body. The pose's part of each projection
 // (a . R c + a . t and |a . R_j|) is formed once, so a test costs two 3-vectors' dot products per
 // axis. Axes go two at a time (one SSE2 register on x86-64; the tandem traversal of two meshes is
 // mostly this test, and a node pair that is not separated tests every axis), stopping at the
-// first pair with a separating slab. With a `translation` d (in this body's frame) the boxes are
-// tested along their whole path, box + t d for t in [0, 1]: each projected box is moved by half the
-// path's extent a . d on the axis and widened by half of |a . d|, formed once with the pose's part,
-// so it costs one addition per axis.
+// first pair with a separating slab.
+// With a `motion` (in this body's frame) the boxes are tested along the paths of all their points.
+// On axis a a point p moves by a . of(p) = a . shift + (a x turn) . p, which over the box is
+// along(c) = a . of(p_c) at its centre p_c, give or take rho = |R^T (a x turn)| . halfExtents: the
+// projected box is moved by half of along(c) and widened by half of |along(c)| plus rho. Without a
+// turn along is the same for every box, formed once with the pose's part (one addition per axis);
+// with one, it costs one more dot product per axis.
 class OrientedBoxTest {
  public:
-  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin,
-                  const Vec3& translation = Vec3::Zero());
+  OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin, const LinearMotion& motion = {});
   bool overlaps(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents) const {
     double unused;
     return !separated(kdop, centre, halfExtents, unused);
@@ -135,17 +146,34 @@ class OrientedBoxTest {
   // the kDOP bound (the gap on the first separating slab in axis order, margin not subtracted; the
   // axes are unit).
   bool separated(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents, double& distance) const {
+    return turning_ ? separatedOnSomePair<true>(kdop, centre, halfExtents, distance)
+                    : separatedOnSomePair<false>(kdop, centre, halfExtents, distance);
+  }
+
+ private:
+  template <bool Turning>
+  bool separatedOnSomePair(const Kdop& kdop, const Vec3& centre, const Vec3& halfExtents, double& distance) const {
     const SlabPair cx = {centre.x(), centre.x()}, cy = {centre.y(), centre.y()}, cz = {centre.z(), centre.z()};
     const SlabPair hx = {halfExtents.x(), halfExtents.x()}, hy = {halfExtents.y(), halfExtents.y()},
                    hz = {halfExtents.z(), halfExtents.z()};
+    const SlabPair half = {0.5, 0.5};
     // Axis pairs (i, i + 1); an odd last axis is paired with itself (the per-axis values are padded
     // with a copy of the last axis's).
     auto separatedOnPair = [&](int i, const SlabPair& upper, const SlabPair& lower) {
-      const SlabPair middle =
+      SlabPair middle =
           ((loadSlabPair(x_, i) * cx + loadSlabPair(y_, i) * cy) + loadSlabPair(z_, i) * cz) + loadSlabPair(offset_, i);
-      const SlabPair boxRadius =
+      SlabPair boxRadius =
           (loadSlabPair(absX_, i) * hx + loadSlabPair(absY_, i) * hy) + loadSlabPair(absZ_, i) * hz +
           loadSlabPair(sweepRadius_, i);
+      if constexpr (Turning) {
+        const SlabPair turnAlong =
+            (loadSlabPair(turnX_, i) * cx + loadSlabPair(turnY_, i) * cy) + loadSlabPair(turnZ_, i) * cz;
+        const SlabPair along = loadSlabPair(alongAtOrigin_, i) + turnAlong;
+        const SlabPair spread =
+            (loadSlabPair(absTurnX_, i) * hx + loadSlabPair(absTurnY_, i) * hy) + loadSlabPair(absTurnZ_, i) * hz;
+        middle += half * turnAlong;
+        boxRadius += half * (along < 0.0 ? -along : along) + spread;
+      }
       const SlabPair radius = boxRadius + margin_;
       const auto above = middle - radius > upper;
       const auto below = middle + radius < lower;
@@ -163,13 +191,16 @@ class OrientedBoxTest {
            separatedOnPair(i, SlabPair{kdop.upper[i], kdop.upper[i]}, SlabPair{kdop.lower[i], kdop.lower[i]});
   }
 
- private:
-  // Per axis a: the components of R^T a, of |R^T a|, a . t plus half the path's extent a . d, and
-  // half of |a . d|; one more entry, a copy of the last axis's, for an odd last axis.
+  // Per axis a: the components of R^T a, of |R^T a|, a . t plus half of a . of(t) (the motion of
+  // the other frame's origin), and, without a turn, half of |a . shift|. With a turn, the
+  // components of R^T (a x turn) and of their absolute values, and a . of(t). One more entry, a
+  // copy of the last axis's, for an odd last axis.
   using Values = std::array<double, kMaxKdopAxes + 1>;
   Values x_, y_, z_, absX_, absY_, absZ_, offset_, sweepRadius_;
+  Values turnX_, turnY_, turnZ_, absTurnX_, absTurnY_, absTurnZ_, alongAtOrigin_;
   int axisCount_;
   double margin_;
+  bool turning_;
 };
 
 }  // namespace contactlab

@@ -136,14 +136,15 @@ class KdopTree {
   // primitivesOfLeafOfB)` is called once per primitive of a's leaf with all of b's, and returns
   // such a bound for all those pairs: it may test the primitive against the leaf's kDOP (in b's
   // frame) before its primitives.
-  // With `translationOfA` (a's contents moving by it relative to b, in b's frame), the node pairs are those where a's node's path comes within `margin`, and the bounds
-  // are of the distance from the whole path (so from a's node where it is).
+  // With `motionOfA` (a's contents moving relative to b, in b's frame), the node pairs are those
+  // where the paths of a's node's points come within `margin`, and the bounds are of the distance
+  // from the whole paths (so from a's node where it is).
   template <class Visit>
   friend void forEachOverlappingPair(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                      Visit&& visit, double& separation, std::vector<FrontEntry>* front = nullptr,
-                                     double recordBelow = 0.0, const Vec3& translationOfA = Vec3::Zero()) {
+                                     double recordBelow = 0.0, const LinearMotion& motionOfA = {}) {
     separation = std::numeric_limits<double>::infinity();
-    descend(a, b, TandemTest(b, bInA, margin, translationOfA), 0, 0, visit,
+    descend(a, b, TandemTest(b, bInA, margin, motionOfA), 0, 0, visit,
             [&](int nodeA, int nodeB, double distance) {
               separation = std::min(separation, distance);
               if (front && distance <= recordBelow) front->push_back({nodeA, nodeB, distance});
@@ -165,8 +166,8 @@ class KdopTree {
   template <class Visit>
   friend void forEachOverlappingPairFromFront(const KdopTree& a, const KdopTree& b, const Pose& bInA, double margin,
                                               const std::vector<FrontEntry>& front, double reach, Visit&& visit,
-                                              const Vec3& translationOfA = Vec3::Zero()) {
-    const TandemTest test(b, bInA, margin, translationOfA);
+                                              const LinearMotion& motionOfA = {}) {
+    const TandemTest test(b, bInA, margin, motionOfA);
     for (const FrontEntry& entry : front)
       if (entry.separation <= reach)
         descend(a, b, test, entry.nodeA, entry.nodeB, visit, [](int, int, double) {}, [](int, int, double) {});
@@ -195,9 +196,9 @@ class KdopTree {
   // reverse alone: 11 % fewer instructions than both (docs/meshes.md).
   struct TandemTest {
     OrientedBoxTest aBoxInB;
-    TandemTest(const KdopTree& b, const Pose& bInA, double margin, const Vec3& translationOfA)
+    TandemTest(const KdopTree& b, const Pose& bInA, double margin, const LinearMotion& motionOfA)
         : aBoxInB(b.axes_, Pose{-(bInA.rotation.transpose() * bInA.position), bInA.rotation.transpose()}, margin,
-                  translationOfA) {}
+                  motionOfA) {}
     bool separated(const Node& nodeA, const Node& nodeB, double& distance) const {
       return aBoxInB.separated(nodeB.bounds, nodeA.boxCentre, nodeA.boxHalfExtents, distance);
     }

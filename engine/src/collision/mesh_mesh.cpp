@@ -15,15 +15,18 @@ namespace {
 // Every surface vertex of `mesh` that may touch `other` before the next midpoint, each touching
 // `other` at its nearest surface point: a vertex whose first-order path relative to other (the
 // pair's translation and turns, ContactBuffer::relativeTravel) comes within the point margin of
-// other's solid, as every vertex inside it does. The margin alone (a ball as wide as the whole travel) also holds the
-// vertices moving away or sideways: where the funnel's column lands, the pairs searched nine
+// other's solid, as every vertex inside it does. The margin alone (a ball as wide as the whole
+// travel) also holds the vertices moving away or sideways: where the funnel's column lands, the pairs searched nine
 // nearest surface points per contact they kept, and those searches were most of the collision
 // time (docs/meshes.md).
-// The candidates are the vertices of the leaves whose path (the translation's) meets a leaf of
-// other's tetrahedra (grown by the path margin) in the tandem traversal, kept only if the vertex's
-// own path comes within the point margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and face
-// planes): a pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch, and a
-// vertex whose path is near none of other's tetrahedra cannot reach other's surface (its triangles
+// The candidates are the vertices of the leaves whose points' paths come within the point margin
+// of a leaf of other's tetrahedra in the tandem traversal (the node tests follow each node's own
+// first-order motion, translation and turn, as the vertex tests do: nodes moved by the translation
+// in a ball as wide as the turns let 22 times as many vertices be tested in the funnel's landing,
+// 98 % of them in vain; docs/meshes.md), kept only if the vertex's own path comes within the point
+// margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and face planes): a
+// pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch, and a vertex
+// whose path is near none of other's tetrahedra cannot reach other's surface (its triangles
 // are faces of the tetrahedra), so the nearest-point search that dominates the pair's cost would be
 // wasted on it. Every candidate is then tested exactly, so the contacts do not depend on how many
 // more candidates a traversal proposes. The tests' bounds bound the distance from the whole path,
@@ -43,10 +46,9 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   // touches, not the mesh's vertex count.
   if (isCandidate.size() < vertices.size()) isCandidate.resize(vertices.size(), 0);
   const Pose meshInOther = relativePose(otherPose, meshPose);
-  // The vertices' motion relative to other, in other's frame: all of them by the translation
-  // (RelativeTravel's path margin covers the turns), which the node tests sweep; each vertex y by
-  // pointShift + pointTurn x y to first order (the point margin covers the rest), which the vertex
-  // tests follow. With turn_m, turn_o the two bodies' dt w and c their centres (world frame), a
+  // The vertices' motion relative to other, in other's frame: each vertex y by motion.of(y) =
+  // shift + turn x y to first order (the point margin covers the rest), which the node tests and
+  // the vertex tests follow. With turn_m, turn_o the two bodies' dt w and c their centres (world frame), a
   // point x of mesh moves by translation + turn_m x (x - c_m) - turn_o x (x - c_o), and x - c_o is
   // R_o y.
   const RelativeTravel& travel = buffer.relativeTravel();
@@ -54,9 +56,8 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   const Vec3& turnOfMesh = meshIsFirst ? travel.turnOfFirst : travel.turnOfSecond;
   const Vec3& turnOfOther = meshIsFirst ? travel.turnOfSecond : travel.turnOfFirst;
   const Mat3 toOther = otherPose.rotation.transpose();
-  const Vec3 nodeTranslation = toOther * translation;
-  const Vec3 pointShift = toOther * (translation + turnOfMesh.cross(otherPose.position - meshPose.position));
-  const Vec3 pointTurn = toOther * (turnOfMesh - turnOfOther);
+  const LinearMotion motion{toOther * (translation + turnOfMesh.cross(otherPose.position - meshPose.position)),
+                            toOther * (turnOfMesh - turnOfOther)};
   const bool replay = mode && mode->mode == MeshPairFronts::Mode::Replay;
   const bool recording = front && !replay;
   double separation = std::numeric_limits<double>::infinity();
@@ -69,7 +70,7 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   auto visit = [&](int vertex, const Kdop& leafBounds, std::span<const int> tetrahedra) -> double {
     if (!recording && isCandidate[vertex]) return 0.0;
     const Vec3 inOther = meshInOther.position + meshInOther.rotation * vertices[vertex];
-    const MeshCollisionModel::PointPath path = other.pathOf(inOther, pointShift + pointTurn.cross(inOther));
+    const MeshCollisionModel::PointPath path = other.pathOf(inOther, motion.of(inOther));
     double nearest;
     if (!other.mayBeNearTetrahedra(leafBounds, path, travel.pointMargin, nearest)) {
       separation = std::min(separation, nearest);
@@ -95,12 +96,12 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   const Pose otherInMesh = relativePose(meshPose, otherPose);
   double nodeSeparation = 0.0;
   if (replay) {
-    forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pathMargin,
-                                    *front, mode->reach, visit, nodeTranslation);
+    forEachOverlappingPairFromFront(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pointMargin,
+                                    *front, mode->reach, visit, motion);
   } else {
     if (front) front->clear();
-    forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pathMargin, visit,
-                           nodeSeparation, front, mode ? mode->recordBelow : 0.0, nodeTranslation);
+    forEachOverlappingPair(mesh.vertexTree(), other.tetrahedronTree(), otherInMesh, travel.pointMargin, visit,
+                           nodeSeparation, front, mode ? mode->recordBelow : 0.0, motion);
   }
   std::sort(candidates.begin(), candidates.end());
   for (int vertex : candidates) isCandidate[vertex] = 0;
