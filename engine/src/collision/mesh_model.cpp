@@ -98,12 +98,17 @@ MeshCollisionModel::MeshCollisionModel(std::shared_ptr<const MeshGeometry> geome
 bool MeshCollisionModel::contains(const Vec3& point) const {
   const auto& vertices = geometry_->tetVertices;
   bool inside = false;
-  const PointPath staying = pathOf(point);
   tetrahedronTree_.forEachNear(point, 0.0, [&](int t) {
     if (inside) return;
-    // The leaves are large (16 tetrahedra) and the point lies in few of their kDOPs.
-    double unused;
-    if (!mayBeNearTetrahedra(tetrahedronBounds_[t], staying, 0.0, unused)) return;
+    // The leaves are large (16 tetrahedra) and the point lies in few of them: the face planes
+    // decide all but the points within the rounding slack of a face, which the exact orientation
+    // test decides (four planes cost less than its four determinants, and than the kDOP).
+    const double planeBound = tetrahedronFaces_[t].distanceBound(point, Vec3::Zero());
+    if (planeBound > roundingSlack_) return;
+    if (planeBound < -roundingSlack_) {
+      inside = true;
+      return;
+    }
     const auto& [a, b, c, d] = geometry_->tetrahedra[t];
     inside = tetrahedronContains(point, vertices[a], vertices[b], vertices[c], vertices[d]);
   });
