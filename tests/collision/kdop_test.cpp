@@ -81,6 +81,22 @@ struct RandomKdops {
     const std::vector<Vec3> points{point(), point(), point()};
     return kdopOfPoints(axes, points);
   }
+  // A box given in another frame (that frame's pose in the kDOP's frame, the box's centre and half
+  // extents in it) and a margin to test it with.
+  struct Box {
+    Pose frameInKdopFrame;
+    Vec3 centre, halfExtents;
+    double margin;
+  };
+  Box box() {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    const Vec3 axisPart = point();
+    const Quat orientation = Quat(coordinate(random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
+    Box box{{point(), orientation.toRotationMatrix()}, point(), Vec3::Zero(), 0.0};
+    box.halfExtents = Vec3(unit(random), unit(random), unit(random));
+    box.margin = 0.1 * unit(random);
+    return box;
+  }
   static std::vector<std::span<const Vec3>> axisSets() {
     return {kdopAxes(14), kdopAxes(18), kdopAxes(26), kdopAxes(18).first(3)};
   }
@@ -134,19 +150,12 @@ TEST(Kdop, PathBoundIsTheLargestGapOfItsIntervals) {
 // corners where it starts and where it ends (in the kDOP's frame).
 TEST(OrientedBoxTest, FindsTheFirstSeparatingSlabOfTheBoxCorners) {
   RandomKdops random;
-  std::uniform_real_distribution<double> unit(0.0, 1.0);
   int separatedCount = 0, overlappingCount = 0;
   for (const bool moving : {false, true})
     for (const auto axes : RandomKdops::axisSets())
       for (int trial = 0; trial < 500; ++trial) {
         const Kdop kdop = random.kdop(axes);
-        const Vec3 axisPart = random.point();
-        const Quat orientation =
-            Quat(random.coordinate(random.random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
-        const Pose boxFrameInKdopFrame{random.point(), orientation.toRotationMatrix()};
-        const Vec3 centre = random.point();
-        const Vec3 halfExtents(unit(random.random), unit(random.random), unit(random.random));
-        const double margin = 0.1 * unit(random.random);
+        const auto [boxFrameInKdopFrame, centre, halfExtents, margin] = random.box();
         const Vec3 translation = moving ? Vec3(random.point()) : Vec3::Zero();
         double expectedDistance = std::numeric_limits<double>::quiet_NaN();
         for (size_t i = 0; i < axes.size() && std::isnan(expectedDistance); ++i) {
@@ -186,13 +195,7 @@ TEST(OrientedBoxTest, SeparatesTurningBoxesOnlyFromWhereTheirPointsGo) {
   for (const auto axes : RandomKdops::axisSets())
     for (int trial = 0; trial < 500; ++trial) {
       const Kdop kdop = random.kdop(axes);
-      const Vec3 axisPart = random.point();
-      const Quat orientation =
-          Quat(random.coordinate(random.random), axisPart.x(), axisPart.y(), axisPart.z()).normalized();
-      const Pose boxFrameInKdopFrame{random.point(), orientation.toRotationMatrix()};
-      const Vec3 centre = random.point();
-      const Vec3 halfExtents(unit(random.random), unit(random.random), unit(random.random));
-      const double margin = 0.1 * unit(random.random);
+      const auto [boxFrameInKdopFrame, centre, halfExtents, margin] = random.box();
       const LinearMotion motion{0.5 * random.point(), 0.4 * random.point()};
       const OrientedBoxTest test(axes, boxFrameInKdopFrame, margin, motion);
       double distance = -1.0;
