@@ -65,14 +65,13 @@ TEST(ContactGenerator, RememberedPairsChangeNoContact) {
   EXPECT_GT(touching, 10);  // ... and the moving pair did come into contact
 }
 
-// relativeTravel's margins against the exact paths of turning bodies. Between midpoints a body
-// moves by dt v (v the free velocity, gravity's share included) and turns by dt w about its centre.
-// A point fixed to b, seen in a's frame, leaves its first-order path by at most the point margin
-// less the skin. Points
-// are those that matter: within b's bounding radius of its centre and within a's plus the margin
-// of a's. Both sides are checked (b's points in a, a's in b), with both bodies dynamic and with a
-// static a under gravity.
-TEST(RelativeTravel, MarginsCoverTheExactPathsOfTurningBodies) {
+// relativeTravel's point margin against the exact paths of turning bodies. Between midpoints a
+// body moves by dt v (v the free velocity, gravity's share included) and turns by dt w about its
+// centre. A point fixed to b, seen in a's frame, leaves its first-order path by at most the point
+// margin less the skin. Points are those that matter: within b's bounding radius of its centre
+// and within a's plus the margin of a's. Both sides are checked (b's points in a, a's in b), with
+// both bodies dynamic and with a static a under gravity.
+TEST(RelativeTravel, PointMarginCoversTheExactPathsOfTurningBodies) {
   std::mt19937 random(31);
   std::uniform_real_distribution<double> unit(-1.0, 1.0), radius(0.1, 0.5);
   auto vector = [&](double scale) { return Vec3(scale * unit(random), scale * unit(random), scale * unit(random)); };
@@ -98,7 +97,7 @@ TEST(RelativeTravel, MarginsCoverTheExactPathsOfTurningBodies) {
     const RelativeTravel travel = relativeTravel(a, b, dt, gravity, margin);
     // Free velocities: a dynamic body falls during the step.
     const Vec3 freeA = aStatic ? Vec3::Zero() : Vec3(velocityA + dt * gravity), freeB = velocityB + dt * gravity;
-    // `from`'s point x0 seen from `to` at s in [0, 1], exactly and along the two first-order paths.
+    // `from`'s point x0 seen from `to` at s in [0, 1], exactly and along its first-order path.
     auto checkSide = [&](const Vec3& centreFrom, const Mat3& rotationFrom, const Vec3& freeFrom, const Vec3& turnFrom,
                          double radiusFrom, const Vec3& centreTo, const Mat3& rotationTo, const Vec3& freeTo,
                          const Vec3& turnTo, double radiusTo, const Vec3& translation) {

@@ -61,13 +61,15 @@ TEST(Kdop, PathOfAPointIsTestedAsAWhole) {
   const Kdop unitCube = kdopOfPoints(axes, std::vector<Vec3>{{0, 0, 0}, {1, 1, 1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
                                                               {1, 1, 0}, {1, 0, 1}, {0, 1, 1}});
   const Vec3 start(3, 0.5, 0.5);
+  const AxisComponents components(axes);
+  auto path = [&](const Vec3& move) { return projectPathOnAxes(components, start, move); };
   double bound = 0.0;
-  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound));
+  EXPECT_FALSE(unitCube.mayBeWithin(path(Vec3::Zero()), 0.5, bound));
   EXPECT_DOUBLE_EQ(bound, 2.0);
-  EXPECT_TRUE(unitCube.mayBeWithin(axes, start, 0.5, bound, Vec3(-2.5, 0, 0)));  // into the cube
-  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Vec3(-1, 0, 0)));   // stops 1 short
+  EXPECT_TRUE(unitCube.mayBeWithin(path(Vec3(-2.5, 0, 0)), 0.5, bound));  // into the cube
+  EXPECT_FALSE(unitCube.mayBeWithin(path(Vec3(-1, 0, 0)), 0.5, bound));   // stops 1 short
   EXPECT_DOUBLE_EQ(bound, 1.0);
-  EXPECT_FALSE(unitCube.mayBeWithin(axes, start, 0.5, bound, Vec3(2, 0, 0)));  // away: the start
+  EXPECT_FALSE(unitCube.mayBeWithin(path(Vec3(2, 0, 0)), 0.5, bound));  // away: the start
   EXPECT_DOUBLE_EQ(bound, 2.0);
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "collision/mesh_test_helpers.h"
+#include "collision/triangle_geometry.h"
 #include "support/test_meshes.h"
 
 namespace contactlab {
@@ -24,6 +25,34 @@ TEST_F(MeshModelOfBox, ContainsThePointsOfTheBox) {
   EXPECT_TRUE(model.contains(Vec3(0, 0, 0)));
   EXPECT_FALSE(model.contains(Vec3(0.51, 0, 0)));
   EXPECT_FALSE(model.contains(Vec3(0, 0, 0.21)));
+}
+
+// contains() against the orientation test over every tetrahedron (brute force), on random points
+// in and around a box mesh to which a flat tetrahedron (four coplanar corners, a convex square: its
+// face planes bound a half-space) and a negatively oriented one were added, as a hand-built mesh
+// may have them: no shortcut may take a point beside them for inside.
+TEST(MeshModel, ContainsAgreesWithTheOrientationTestOnEveryTetrahedron) {
+  MeshGeometry mesh = *test::boxMesh(Vec3(0.5, 0.3, 0.2), 2);
+  const int first = static_cast<int>(mesh.tetVertices.size());
+  for (const Vec3& corner : {Vec3(0, 0, 0.5), Vec3(0.3, 0, 0.5), Vec3(0.3, 0.3, 0.5), Vec3(0, 0.3, 0.5),
+                             Vec3(0.8, 0, 0), Vec3(1.1, 0, 0), Vec3(0.8, 0.3, 0), Vec3(0.8, 0, 0.3)})
+    mesh.tetVertices.push_back(corner);
+  mesh.tetrahedra.push_back({first, first + 1, first + 2, first + 3});      // flat
+  mesh.tetrahedra.push_back({first + 4, first + 6, first + 5, first + 7});  // det < 0
+  const MeshCollisionModel model(std::make_shared<const MeshGeometry>(mesh), 18);
+  std::mt19937 random(12);
+  std::uniform_real_distribution<double> x(-0.7, 1.3), y(-0.5, 0.5), z(-0.4, 1.0);
+  int inside = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const Vec3 point(x(random), y(random), z(random));
+    bool expected = false;
+    for (const auto& [a, b, c, d] : mesh.tetrahedra)
+      expected = expected || tetrahedronContains(point, mesh.tetVertices[a], mesh.tetVertices[b],
+                                                 mesh.tetVertices[c], mesh.tetVertices[d]);
+    ASSERT_EQ(model.contains(point), expected) << "point " << point.transpose();
+    inside += expected;
+  }
+  EXPECT_GT(inside, 200);  // both outcomes are exercised
 }
 
 TEST_F(MeshModelOfBox, InsidePointLeavesThroughTheNearestFace) {
@@ -71,7 +100,7 @@ TEST_F(MeshModelOfBox, TetrahedronTestRejectsOnlyFarPointsWithATrueBound) {
       std::vector<Vec3> corners;
       for (int v : mesh.tetrahedra[t]) corners.push_back(mesh.tetVertices[v]);
       double kdopBound;
-      rejectedByFacesOnly += kdopOfPoints(axes, corners).mayBeWithin(axes, point, distance, kdopBound);
+      rejectedByFacesOnly += kdopOfPoints(axes, corners).mayBeWithin(projectPathOnAxes(AxisComponents(axes), point), distance, kdopBound);
     }
   }
   EXPECT_GT(rejected, 1000);

@@ -71,6 +71,9 @@ AxisProjections projectOnAxes(std::span<const Vec3> axes, const Vec3& point) {
 }
 
 AxisComponents::AxisComponents(std::span<const Vec3> axes) : count(static_cast<int>(axes.size())) {
+  if (count < 1 || count > kMaxKdopAxes)
+    throw std::invalid_argument("a kDOP has 1 to " + std::to_string(kMaxKdopAxes) + " axes, got " +
+                                std::to_string(count));
   for (int i = 0; i <= count; ++i) {
     const Vec3& axis = axes[std::min(i, count - 1)];
     x[i] = axis.x(), y[i] = axis.y(), z[i] = axis.z();
@@ -114,7 +117,7 @@ OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherIn
     // projection.
     const double along = axes[i].dot(motion.of(otherInThis.position));
     offset_[i] = axes[i].dot(otherInThis.position) + 0.5 * along;
-    sweepRadius_[i] = turning_ ? 0.0 : 0.5 * std::abs(along);
+    sweepRadius_[i] = 0.5 * std::abs(along);
     const Vec3 turnInOther = otherInThis.rotation.transpose() * axes[i].cross(motion.turn);
     turnX_[i] = turnInOther.x(), turnY_[i] = turnInOther.y(), turnZ_[i] = turnInOther.z();
     absTurnX_[i] = std::abs(turnX_[i]), absTurnY_[i] = std::abs(turnY_[i]), absTurnZ_[i] = std::abs(turnZ_[i]);

@@ -85,11 +85,6 @@ struct Kdop {
     bound = distanceBound(path);
     return bound <= distance;
   }
-  // The same for one path (a point alone by default) projected for this kDOP only.
-  bool mayBeWithin(std::span<const Vec3> axes, const Vec3& point, double distance, double& bound,
-                   const Vec3& move = Vec3::Zero()) const {
-    return mayBeWithin(projectPathOnAxes(AxisComponents(axes), point, move), distance, bound);
-  }
 
  private:
   // max(0, max_i max(lower[i] - high[i], low[i] - upper[i])) over the first `count` slabs, two at a
@@ -134,7 +129,7 @@ struct LinearMotion {
 // along(c) = a . of(p_c) at its centre p_c, give or take rho = |R^T (a x turn)| . halfExtents: the
 // projected box is moved by half of along(c) and widened by half of |along(c)| plus rho. Without a
 // turn along is the same for every box, formed once with the pose's part (one addition per axis);
-// with one, it costs one more dot product per axis.
+// with one, it costs two more dot products per axis (along(c) and rho).
 class OrientedBoxTest {
  public:
   OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin, const LinearMotion& motion = {});
@@ -162,10 +157,10 @@ class OrientedBoxTest {
     auto separatedOnPair = [&](int i, const SlabPair& upper, const SlabPair& lower) {
       SlabPair middle =
           ((loadSlabPair(x_, i) * cx + loadSlabPair(y_, i) * cy) + loadSlabPair(z_, i) * cz) + loadSlabPair(offset_, i);
-      SlabPair boxRadius =
-          (loadSlabPair(absX_, i) * hx + loadSlabPair(absY_, i) * hy) + loadSlabPair(absZ_, i) * hz +
-          loadSlabPair(sweepRadius_, i);
-      if constexpr (Turning) {
+      SlabPair boxRadius = (loadSlabPair(absX_, i) * hx + loadSlabPair(absY_, i) * hy) + loadSlabPair(absZ_, i) * hz;
+      if constexpr (!Turning) {
+        boxRadius += loadSlabPair(sweepRadius_, i);
+      } else {
         const SlabPair turnAlong =
             (loadSlabPair(turnX_, i) * cx + loadSlabPair(turnY_, i) * cy) + loadSlabPair(turnZ_, i) * cz;
         const SlabPair along = loadSlabPair(alongAtOrigin_, i) + turnAlong;
@@ -192,7 +187,7 @@ class OrientedBoxTest {
   }
 
   // Per axis a: the components of R^T a, of |R^T a|, a . t plus half of a . of(t) (the motion of
-  // the other frame's origin), and, without a turn, half of |a . shift|. With a turn, the
+  // the other frame's origin), and half of |a . of(t)| (used without a turn only). With a turn, the
   // components of R^T (a x turn) and of their absolute values, and a . of(t). One more entry, a
   // copy of the last axis's, for an odd last axis.
   using Values = std::array<double, kMaxKdopAxes + 1>;

@@ -100,15 +100,11 @@ bool MeshCollisionModel::contains(const Vec3& point) const {
   bool inside = false;
   tetrahedronTree_.forEachNear(point, 0.0, [&](int t) {
     if (inside) return;
-    // The leaves are large (16 tetrahedra) and the point lies in few of them: the face planes
-    // decide all but the points within the rounding slack of a face, which the exact orientation
-    // test decides (four planes cost less than its four determinants, and than the kDOP).
-    const double planeBound = tetrahedronFaces_[t].distanceBound(point, Vec3::Zero());
-    if (planeBound > roundingSlack_) return;
-    if (planeBound < -roundingSlack_) {
-      inside = true;
-      return;
-    }
+    // The leaves are large (16 tetrahedra) and the point lies in few of them: the face planes,
+    // a lower bound of the distance (cheaper than the kDOP), reject the others. Only rejecting:
+    // a flat tetrahedron's planes bound a half-space, not the tetrahedron, and a face of zero
+    // area has no plane, so "inside every plane" is left to the orientation test.
+    if (tetrahedronFaces_[t].distanceBound(point, Vec3::Zero()) > roundingSlack_) return;
     const auto& [a, b, c, d] = geometry_->tetrahedra[t];
     inside = tetrahedronContains(point, vertices[a], vertices[b], vertices[c], vertices[d]);
   });
