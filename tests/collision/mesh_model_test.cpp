@@ -100,7 +100,8 @@ TEST_F(MeshModelOfBox, TetrahedronTestRejectsOnlyFarPointsWithATrueBound) {
       std::vector<Vec3> corners;
       for (int v : mesh.tetrahedra[t]) corners.push_back(mesh.tetVertices[v]);
       double kdopBound;
-      rejectedByFacesOnly += kdopOfPoints(axes, corners).mayBeWithin(projectPathOnAxes(AxisComponents(axes), point), distance, kdopBound);
+      const PathProjections pointAlone = projectPathOnAxes(AxisComponents(axes), point);
+      rejectedByFacesOnly += kdopOfPoints(axes, corners).mayBeWithin(pointAlone, distance, kdopBound);
     }
   }
   EXPECT_GT(rejected, 1000);

@@ -109,23 +109,27 @@ Kdop kdopOfPoints(std::span<const Vec3> axes, std::span<const Vec3> points) {
 OrientedBoxTest::OrientedBoxTest(std::span<const Vec3> axes, const Pose& otherInThis, double margin,
                                  const LinearMotion& motion)
     : axisCount_(static_cast<int>(axes.size())), margin_(margin), turning_(motion.turn != Vec3::Zero()) {
+  const Vec3 originMove = motion.of(otherInThis.position);
   for (int i = 0; i < axisCount_; ++i) {
     const Vec3 axisInOther = otherInThis.rotation.transpose() * axes[i];
     x_[i] = axisInOther.x(), y_[i] = axisInOther.y(), z_[i] = axisInOther.z();
     absX_[i] = std::abs(x_[i]), absY_[i] = std::abs(y_[i]), absZ_[i] = std::abs(z_[i]);
     // The path of the other frame's origin spans [min(0, along), max(0, along)] beyond its start's
     // projection.
-    const double along = axes[i].dot(motion.of(otherInThis.position));
+    const double along = axes[i].dot(originMove);
     offset_[i] = axes[i].dot(otherInThis.position) + 0.5 * along;
     sweepRadius_[i] = 0.5 * std::abs(along);
+    alongAtOrigin_[i] = along;
+    if (!turning_) continue;  // the turn's values are read only with a turn
     const Vec3 turnInOther = otherInThis.rotation.transpose() * axes[i].cross(motion.turn);
     turnX_[i] = turnInOther.x(), turnY_[i] = turnInOther.y(), turnZ_[i] = turnInOther.z();
     absTurnX_[i] = std::abs(turnX_[i]), absTurnY_[i] = std::abs(turnY_[i]), absTurnZ_[i] = std::abs(turnZ_[i]);
-    alongAtOrigin_[i] = along;
   }
-  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_, &sweepRadius_, &turnX_, &turnY_, &turnZ_,
-                         &absTurnX_, &absTurnY_, &absTurnZ_, &alongAtOrigin_})
+  for (Values* values : {&x_, &y_, &z_, &absX_, &absY_, &absZ_, &offset_, &sweepRadius_, &alongAtOrigin_})
     (*values)[axisCount_] = (*values)[axisCount_ - 1];
+  if (turning_)
+    for (Values* values : {&turnX_, &turnY_, &turnZ_, &absTurnX_, &absTurnY_, &absTurnZ_})
+      (*values)[axisCount_] = (*values)[axisCount_ - 1];
 }
 
 }  // namespace contactlab

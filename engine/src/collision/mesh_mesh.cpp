@@ -16,9 +16,9 @@ namespace {
 // `other` at its nearest surface point: a vertex whose first-order path relative to other (the
 // pair's translation and turns, ContactBuffer::relativeTravel) comes within the point margin of
 // other's solid, as every vertex inside it does. The margin alone (a ball as wide as the whole
-// travel) also holds the vertices moving away or sideways: where the funnel's column lands, the pairs searched nine
-// nearest surface points per contact they kept, and those searches were most of the collision
-// time (docs/meshes.md).
+// travel) also holds the vertices moving away or sideways: where the funnel's column lands, the
+// pairs searched nine nearest surface points per contact they kept, and those searches were most
+// of the collision time (docs/meshes.md).
 // The candidates are the vertices of the leaves whose points' paths come within the point margin
 // of a leaf of other's tetrahedra in the tandem traversal (the node tests follow each node's own
 // first-order motion, translation and turn, as the vertex tests do: nodes moved by the translation
@@ -48,9 +48,9 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
   const Pose meshInOther = relativePose(otherPose, meshPose);
   // The vertices' motion relative to other, in other's frame: each vertex y by motion.of(y) =
   // shift + turn x y to first order (the point margin covers the rest), which the node tests and
-  // the vertex tests follow. With turn_m, turn_o the two bodies' dt w and c their centres (world frame), a
-  // point x of mesh moves by translation + turn_m x (x - c_m) - turn_o x (x - c_o), and x - c_o is
-  // R_o y.
+  // the vertex tests follow. With turn_m, turn_o the two bodies' dt w and c their centres (world
+  // frame), a point x of mesh moves by translation + turn_m x (x - c_m) - turn_o x (x - c_o), and
+  // x - c_o is R_o y.
   const RelativeTravel& travel = buffer.relativeTravel();
   const Vec3 translation = meshIsFirst ? Vec3(-travel.translationOfSecond) : travel.translationOfSecond;
   const Vec3& turnOfMesh = meshIsFirst ? travel.turnOfFirst : travel.turnOfSecond;

@@ -97,8 +97,8 @@ double collideShapes(const Shape& a, const Pose& poseA, const Shape& b, const Po
   buffer.setMeshPairFronts(fronts);
   // The pair function's second shape is a when it takes them swapped: then a moves by the opposite.
   if (travel)
-    buffer.setRelativeTravel(entry.swapped ? RelativeTravel{-travel->translationOfSecond, travel->turnOfSecond, travel->turnOfFirst,
-                                                            travel->pointMargin}
+    buffer.setRelativeTravel(entry.swapped ? RelativeTravel{-travel->translationOfSecond, travel->turnOfSecond,
+                                                            travel->turnOfFirst, travel->pointMargin}
                                            : *travel);
   if (entry.swapped) entry.collide(b, poseB, a, poseA, meshes, buffer);
   else entry.collide(a, poseA, b, poseB, meshes, buffer);
