@@ -21,6 +21,10 @@ struct SolveReport {
   std::vector<double> rFactorHistory;    // r-factor scale in force for every sweep (1 = initial values)
   double initialGlobalR = 0.0;           // the Global strategy's initial r (0 for other strategies)
   double seconds = 0.0;
+  // The part of `seconds` spent iterating, from the first sweep to the end of the last (roll-backs
+  // and merit tests included): without the set-up before it (r-factors, the sweep order, the
+  // iterate's and w's start) and the read-out after. Per contact and sweep, the cost of a sweep.
+  double iterationSeconds = 0.0;
   // The common merit (solvers/natural_map.h) at the end of the solve, the same for every solver:
   // filled for Delassus problems always, for the World's body-space solves only when
   // SolverSettings::computeNaturalMap is on; -1 when not computed.

@@ -114,6 +114,7 @@ SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const S
   constexpr double kDivergence = 2.0;
   double previousMerit = std::numeric_limits<double>::infinity();
   double bestMerit = std::numeric_limits<double>::infinity();
+  const Stopwatch iterating;
   while (report.iterations < settings.maxIterations) {
     double merit = 0.0;
     for (int slot = 0; slot < problem.numSlots; ++slot) merit = std::max(merit, solveBody(problem, slot, lambda));
@@ -140,6 +141,7 @@ SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const S
       break;
     }
   }
+  report.iterationSeconds = iterating.elapsedSeconds();
   report.seconds = watch.elapsedSeconds();
   return report;
 }

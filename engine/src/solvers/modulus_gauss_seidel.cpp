@@ -151,6 +151,7 @@ SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, 
   rows.setIterate(lambda_);
 
   double previousMerit = kInfinity;
+  const Stopwatch iterating;
   while (report.iterations < settings.maxIterations) {
     previous_ = lambda_;
     sweep(rows);
@@ -169,6 +170,7 @@ SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, 
     previousMerit = res;
     if (report.converged()) break;
   }
+  report.iterationSeconds = iterating.elapsedSeconds();
   lambda = lambda_;
   report.seconds = watch.elapsedSeconds();
   return report;

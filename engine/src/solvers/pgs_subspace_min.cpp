@@ -168,6 +168,7 @@ SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const
 
   const int pgsSweeps = std::max(1, settings.pgsSmPgsSweeps);
   bool done = false;
+  const Stopwatch iterating;
   while (!done && report.iterations < settings.maxIterations) {
     // Alg. line 2: the PGS phase, k_pgs sweeps (or what the iteration budget leaves).
     for (int i = 0; i < pgsSweeps && report.iterations < settings.maxIterations; ++i) {
@@ -201,6 +202,7 @@ SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const
     sweep.setIterate(best_);
     merit = bestMerit;
   }
+  report.iterationSeconds = iterating.elapsedSeconds();
   report.residual = merit;
   lambda = sweep.lambda();
   report.seconds = watch.elapsedSeconds();

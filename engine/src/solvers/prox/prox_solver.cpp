@@ -108,6 +108,7 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
   // Alg. 1-2, line 1: r^0 = infinity, so the first sweep is always accepted.
   double previousMerit = std::numeric_limits<double>::infinity();
   double bestMerit = std::numeric_limits<double>::infinity();
+  const Stopwatch iterating;
   while (report.iterations < settings.maxIterations) {
     const double scaleUsed = rFactors_.scale();
     const double merit = iteration.sweep(rFactors_);
@@ -168,6 +169,7 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
     report.convergence = test;
     if (report.converged()) break;
   }
+  report.iterationSeconds = iterating.elapsedSeconds();
   // A trailing rejected sweep has already rolled the iterate back to the best one.
   iteration.getIterate(lambda);
   report.seconds = watch.elapsedSeconds();
