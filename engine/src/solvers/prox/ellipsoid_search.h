@@ -82,11 +82,26 @@ CONTACTLAB_LANE_INLINE T squareRoot(T x) {
   return x;
 }
 CONTACTLAB_LANE_INLINE bool anyOf(bool mask) { return mask; }
+// Bit l set when lane l of a comparison mask (all ones or zero per lane) is set. For four 64-bit
+// lanes, the sign bits of both halves by SSE2's movmskpd (every x86-64; VEX-encoded in the AVX2
+// clone) instead of four element moves: the searches ask this at every step.
+template <class Mask>
+CONTACTLAB_LANE_INLINE unsigned laneBits(Mask mask) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(Mask) == 4 * sizeof(std::int64_t) && sizeof(mask[0]) == sizeof(std::int64_t)) {
+    using Half = double __attribute__((vector_size(2 * sizeof(double))));
+    const unsigned low = __builtin_ia32_movmskpd((Half)__builtin_shufflevector(mask, mask, 0, 1));
+    const unsigned high = __builtin_ia32_movmskpd((Half)__builtin_shufflevector(mask, mask, 2, 3));
+    return low | high << 2;
+  }
+#endif
+  unsigned bits = 0;
+  for (int i = 0; i < static_cast<int>(sizeof(Mask) / sizeof(mask[0])); ++i) bits |= (mask[i] != 0 ? 1u : 0u) << i;
+  return bits;
+}
 template <class Mask>
 CONTACTLAB_LANE_INLINE bool anyOf(Mask mask) {
-  for (int i = 0; i < static_cast<int>(sizeof(Mask) / sizeof(mask[0])); ++i)
-    if (mask[i]) return true;
-  return false;
+  return laneBits(mask) != 0;
 }
 
 // 1/e_i for the n values with one division: 1/e_i = (product of the other e_j) / (product of all).

@@ -5,6 +5,7 @@
 #include "solvers/prox/lane_pair.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -425,7 +426,7 @@ struct ProxGaussSeidel::UpdateState {
   s.together = s.outside && volume * volume > 0.0 && volume * volume <= std::numeric_limits<double>::max();
   s.lanesTogether = 0;
   if (!r.isDiagonal()) return;
-  for (int l = 0; l < L; ++l) s.lanesTogether += s.together[l] != 0;
+  s.lanesTogether = std::popcount(ellipsoid_search::laneBits(s.together));
   for (int i = 0; i < 3; ++i) {  // lanes not searched get a harmless outside point of the unit ball
     s.scaledZ[i] = s.together ? z[1 + i] * g.frictionMetricSqrt[i] : 2.0;
     s.scaledAxes[i] = s.together ? s.axes[i] * g.frictionMetricSqrt[i] : 1.0;
