@@ -78,6 +78,81 @@ TEST_F(MeshModelOfBox, OutsidePointsWithinReachOnly) {
   EXPECT_TRUE(pastEdge->point.isApprox(Vec3(0.5, 0, 0.2), 1e-12));
 }
 
+// closestSurfacePoint against brute force: inside by the orientation test over every tetrahedron,
+// the nearest triangle by the distance to every one (the lowest index among equals), no contact for
+// an outside point beyond reach. Random points within a few reaches of the surface of a sphere
+// (convex, curved) and of a cross (concave edges and corners, where a nearest point on an edge or a
+// vertex leaves the side to the tetrahedra), so that both ways of telling inside from outside (the
+// nearest face's normal, and contains()) are taken many times. The answers must be the same bits.
+TEST(MeshModel, ClosestSurfacePointAgreesWithBruteForce) {
+  // And a single tetrahedron: its edges are sharp (faces 109 degrees apart), so off an edge the
+  // nearer face's normal can point away from the point although it is outside.
+  auto tetrahedron = std::make_shared<MeshGeometry>();
+  tetrahedron->source = "tetrahedron";
+  tetrahedron->surface.vertices = {Vec3(0.2, 0.2, 0.2), Vec3(0.2, -0.2, -0.2), Vec3(-0.2, 0.2, -0.2), Vec3(-0.2, -0.2, 0.2)};
+  tetrahedron->surface.triangles = {{{0, 1, 2}}, {{0, 3, 1}}, {{0, 2, 3}}, {{1, 3, 2}}};
+  tetrahedron->tetVertices = tetrahedron->surface.vertices;
+  tetrahedron->tetrahedra = {{{0, 1, 3, 2}}};  // det[b - a, c - a, d - a] > 0
+  tetrahedron->boundingRadius = tetrahedron->surface.vertices[0].norm();
+  for (const auto& [a, b, c] : tetrahedron->surface.triangles) {  // outward, as the model assumes
+    const auto& v = tetrahedron->surface.vertices;
+    ASSERT_GT((v[b] - v[a]).cross(v[c] - v[a]).dot(v[a]), 0.0);
+  }
+  const std::shared_ptr<const MeshGeometry> meshes[] = {test::sphereMesh(0.3, 2), test::crossMesh(8, 2, 0.05),
+                                                        tetrahedron};
+  for (const auto& mesh : meshes) {
+    const MeshCollisionModel model(mesh, 18);
+    const auto& surface = mesh->surface;
+    std::mt19937 random(21);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::uniform_int_distribution<int> triangle(0, static_cast<int>(mesh->surface.triangles.size()) - 1);
+    const double reach = 0.02;
+    int inside = 0, outside = 0, beyondReach = 0, atEdgeOrVertex = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+      // A random point of a random triangle, moved by up to two reaches in any direction.
+      const auto& [p, q, r] = surface.triangles[triangle(random)];
+      double u = unit(random), v = unit(random);
+      if (u + v > 1.0) u = 1.0 - u, v = 1.0 - v;
+      Vec3 offset;
+      do offset = Vec3(unit(random), unit(random), unit(random)) * 2.0 - Vec3::Ones();
+      while (offset.squaredNorm() > 1.0);
+      const Vec3 point = surface.vertices[p] + u * (surface.vertices[q] - surface.vertices[p]) +
+                         v * (surface.vertices[r] - surface.vertices[p]) + 2.0 * reach * offset;
+      bool expectedInside = false;
+      for (const auto& [a, b, c, d] : mesh->tetrahedra)
+        expectedInside = expectedInside || tetrahedronContains(point, mesh->tetVertices[a], mesh->tetVertices[b],
+                                                               mesh->tetVertices[c], mesh->tetVertices[d]);
+      int nearest = -1;
+      double nearestDistance = std::numeric_limits<double>::infinity();
+      for (int t = 0; t < static_cast<int>(surface.triangles.size()); ++t) {
+        const auto& [a, b, c] = surface.triangles[t];
+        const double d =
+            (closestPointOnTriangle(point, surface.vertices[a], surface.vertices[b], surface.vertices[c]).point - point)
+                .norm();
+        if (d < nearestDistance) nearest = t, nearestDistance = d;
+      }
+      const auto found = model.closestSurfacePoint(point, reach);
+      if (!expectedInside && nearestDistance > reach) {
+        EXPECT_FALSE(found) << mesh->source << " point " << point.transpose();
+        ++beyondReach;
+        continue;
+      }
+      ASSERT_TRUE(found) << mesh->source << " point " << point.transpose();
+      const auto& [a, b, c] = surface.triangles[nearest];
+      const TrianglePoint expected = closestPointOnTriangle(point, surface.vertices[a], surface.vertices[b], surface.vertices[c]);
+      EXPECT_EQ(found->distance, expectedInside ? -nearestDistance : nearestDistance)
+          << mesh->source << " point " << point.transpose();
+      EXPECT_EQ(found->point, expected.point) << mesh->source << " point " << point.transpose();
+      (expectedInside ? inside : outside) += 1;
+      atEdgeOrVertex += !expected.interior;
+    }
+    EXPECT_GT(inside, 100) << mesh->source;
+    EXPECT_GT(outside, 100) << mesh->source;
+    EXPECT_GT(beyondReach, 100) << mesh->source;
+    EXPECT_GT(atEdgeOrVertex, 50) << mesh->source;
+  }
+}
+
 // The per-tetrahedron test after a tree query: a rejected point is farther than the distance
 // asked about, and the bound it gives is below its exact distance (brute force). The grid's
 // tetrahedra are slanted, so their face planes reject points their kDOPs let through.

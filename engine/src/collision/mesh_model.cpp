@@ -113,19 +113,38 @@ bool MeshCollisionModel::contains(const Vec3& point) const {
 
 std::optional<MeshCollisionModel::SurfacePoint> MeshCollisionModel::closestSurfacePoint(const Vec3& point,
                                                                                         double reach) const {
-  const bool inside = contains(point);
+  // The nearest triangle within reach first. If there is one, it is the nearest of all (the search
+  // returns the lowest index among the nearest, whatever its bound), inside or out; if not, only an
+  // inside point has a contact, and then the search is repeated unbounded.
   const auto& vertices = geometry_->surface.vertices;
   const auto& triangles = geometry_->surface.triangles;
-  const KdopTree::Nearest nearest = triangleTree_.nearest(
-      point, inside ? std::numeric_limits<double>::infinity() : reach, [&](int t) {
-        const auto& [a, b, c] = triangles[t];
-        return (closestPointOnTriangle(point, vertices[a], vertices[b], vertices[c]).point - point).norm();
-      });
-  if (nearest.primitive < 0) return std::nullopt;
+  const auto distanceTo = [&](int t) {
+    const auto& [a, b, c] = triangles[t];
+    return (closestPointOnTriangle(point, vertices[a], vertices[b], vertices[c]).point - point).norm();
+  };
+  KdopTree::Nearest nearest = triangleTree_.nearest(point, reach, distanceTo);
+  if (nearest.primitive < 0) {
+    if (!contains(point)) return std::nullopt;
+    nearest = triangleTree_.nearest(point, std::numeric_limits<double>::infinity(), distanceTo);
+    if (nearest.primitive < 0) return std::nullopt;
+  }
   const auto& [a, b, c] = triangles[nearest.primitive];
   const TrianglePoint nearestPoint = closestPointOnTriangle(point, vertices[a], vertices[b], vertices[c]);
-
   const Vec3 faceNormal = triangleNormals_[nearest.primitive];
+
+  // Inside or outside. Where the nearest surface point lies inside a face, the point is off that
+  // face along its normal, and outside the solid exactly when on the normal's side: the surface is
+  // closed and bounds the tetrahedra (tetgen keeps it, -Y), so a ball about an inside point that
+  // touches the surface there lies in the solid, behind the face. That side is taken when it is
+  // clear of rounding (beyond roundingSlack_, where the tetrahedra's orientation tests cannot
+  // disagree), saving the tetrahedron search for most points; at an edge or a vertex, within the
+  // slack, or with a degenerate face's normal (NaN), the tetrahedra decide (contains).
+  // (A point found only by the unbounded search is inside, which contains() said.)
+  const double side = nearestPoint.interior ? faceNormal.dot(point - nearestPoint.point) : 0.0;
+  const bool inside = nearest.distance > reach || (side > roundingSlack_    ? false
+                                                   : side < -roundingSlack_ ? true
+                                                                            : contains(point));
+
   const Vec3 offset = inside ? Vec3(nearestPoint.point - point) : Vec3(point - nearestPoint.point);
   // Below this the direction between the points is rounding noise; the face's normal is exact.
   const double kCoincident = 1e-12 * (1.0 + geometry_->boundingRadius);
