@@ -89,7 +89,8 @@ TEST(MeshModel, ClosestSurfacePointAgreesWithBruteForce) {
   // nearer face's normal can point away from the point although it is outside.
   auto tetrahedron = std::make_shared<MeshGeometry>();
   tetrahedron->source = "tetrahedron";
-  tetrahedron->surface.vertices = {Vec3(0.2, 0.2, 0.2), Vec3(0.2, -0.2, -0.2), Vec3(-0.2, 0.2, -0.2), Vec3(-0.2, -0.2, 0.2)};
+  tetrahedron->surface.vertices = {Vec3(0.2, 0.2, 0.2), Vec3(0.2, -0.2, -0.2), Vec3(-0.2, 0.2, -0.2),
+                                   Vec3(-0.2, -0.2, 0.2)};
   tetrahedron->surface.triangles = {{{0, 1, 2}}, {{0, 3, 1}}, {{0, 2, 3}}, {{1, 3, 2}}};
   tetrahedron->tetVertices = tetrahedron->surface.vertices;
   tetrahedron->tetrahedra = {{{0, 1, 3, 2}}};  // det[b - a, c - a, d - a] > 0
@@ -139,7 +140,8 @@ TEST(MeshModel, ClosestSurfacePointAgreesWithBruteForce) {
       }
       ASSERT_TRUE(found) << mesh->source << " point " << point.transpose();
       const auto& [a, b, c] = surface.triangles[nearest];
-      const TrianglePoint expected = closestPointOnTriangle(point, surface.vertices[a], surface.vertices[b], surface.vertices[c]);
+      const TrianglePoint expected =
+          closestPointOnTriangle(point, surface.vertices[a], surface.vertices[b], surface.vertices[c]);
       EXPECT_EQ(found->distance, expectedInside ? -nearestDistance : nearestDistance)
           << mesh->source << " point " << point.transpose();
       EXPECT_EQ(found->point, expected.point) << mesh->source << " point " << point.transpose();
