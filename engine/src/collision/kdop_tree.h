@@ -75,7 +75,9 @@ class KdopTree {
   // which must not be below the distance from the point to the primitive. Branch and bound,
   // nearer child first; on equal distances the lowest primitive index wins (nodes whose bound
   // equals the best distance are still searched), so the answer depends on the primitives only,
-  // not on the tree's shape or traversal order.
+  // not on the tree's shape or traversal order. `distanceTo(primitive, bound)`, if it takes the
+  // best distance so far as a second argument, may return any value above `bound` for a primitive
+  // it can tell is farther than that (such a primitive can neither win nor tie).
   template <class Distance>
   Nearest nearest(const Vec3& point, double maxDistance, Distance&& distanceTo) const {
     const AxisProjections projections = projectOnAxes(axes_, point);
@@ -91,7 +93,11 @@ class KdopTree {
       const Node& node = nodes_[index];
       if (node.isLeaf()) {
         for (int primitive : leafPrimitives(node)) {
-          const double d = distanceTo(primitive);
+          double d;
+          if constexpr (std::is_invocable_v<Distance&, int, double>)
+            d = distanceTo(primitive, best.distance);
+          else
+            d = distanceTo(primitive);
           const bool tie = d == best.distance && (best.primitive < 0 || primitive < best.primitive);
           if (d < best.distance || tie) best = {primitive, d};
         }

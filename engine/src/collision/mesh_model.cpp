@@ -118,8 +118,13 @@ std::optional<MeshCollisionModel::SurfacePoint> MeshCollisionModel::closestSurfa
   // inside point has a contact, and then the search is repeated unbounded.
   const auto& vertices = geometry_->surface.vertices;
   const auto& triangles = geometry_->surface.triangles;
-  const auto distanceTo = [&](int t) {
+  // A triangle whose plane is farther than the best so far is farther itself (the plane's distance
+  // is a lower bound of the triangle's): it is passed over without its nearest point. The slack
+  // keeps rounding from passing over one that would win or tie.
+  const auto distanceTo = [&](int t, double bound) {
     const auto& [a, b, c] = triangles[t];
+    const double fromPlane = std::abs(triangleNormals_[t].dot(point - vertices[a]));
+    if (fromPlane > bound + roundingSlack_) return std::numeric_limits<double>::infinity();
     return (closestPointOnTriangle(point, vertices[a], vertices[b], vertices[c]).point - point).norm();
   };
   KdopTree::Nearest nearest = triangleTree_.nearest(point, reach, distanceTo);
