@@ -81,8 +81,9 @@ BenchRow measure(const BenchScene& benchScene, const SolverSettings& settings, i
   row.stepMs = lowerMedian(stepMs);
   for (int stage = 0; stage < static_cast<int>(Stage::Count); ++stage) row.stageMs[stage] = lowerMedian(stageMs[stage]);
   row.solverMs = lowerMedian(solverMs);
-  row.nsPerContactSweep = nsPerContactSweep.empty() ? 0.0 : lowerMedian(nsPerContactSweep);
-  row.nsPerContactSweepIterating = nsPerContactSweepIterating.empty() ? 0.0 : lowerMedian(nsPerContactSweepIterating);
+  auto medianOrZero = [](const std::vector<double>& values) { return values.empty() ? 0.0 : lowerMedian(values); };
+  row.nsPerContactSweep = medianOrZero(nsPerContactSweep);
+  row.nsPerContactSweepIterating = medianOrZero(nsPerContactSweepIterating);
   return row;
 }
 

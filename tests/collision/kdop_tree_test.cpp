@@ -226,7 +226,7 @@ TEST_P(KdopTreeQueries, PointPlaneAndNearestQueriesMatchBruteForce) {
         EXPECT_TRUE(below.count(static_cast<int>(v)));
       }
 
-    auto distanceTo = [&](int t) {
+    auto distanceTo = [&](int t, double /* the exact distance whatever the bound */ = 0.0) {
       const auto& [x, y, z] = triangles[t];
       return (closestPointOnTriangle(point, vertices[x], vertices[y], vertices[z]).point - point).norm();
     };
@@ -259,7 +259,7 @@ TEST_P(KdopTreeQueries, NearestBreaksTiesByLowestIndex) {
   const auto& vertices = cube->surface.vertices;
   const auto& triangles = cube->surface.triangles;
   const Vec3 centre = Vec3::Zero();
-  auto distanceTo = [&](int t) {
+  auto distanceTo = [&](int t, double /* the exact distance whatever the bound */ = 0.0) {
     const auto& [x, y, z] = triangles[t];
     return (closestPointOnTriangle(centre, vertices[x], vertices[y], vertices[z]).point - centre).norm();
   };

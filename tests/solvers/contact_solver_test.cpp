@@ -9,7 +9,7 @@ namespace contactlab {
 namespace {
 
 // The iterating part of a solve is timed inside the solve's own clock: filled (above zero) once a
-// sweep ran, never more than the whole solve, and zero when none ran.
+// sweep ran, and never more than the whole solve.
 TEST(ContactSolver, EverySolverTimesItsIterationsWithinTheSolve) {
   const auto p = test::makeColumnProblem(6, 3);
   for (const SolverDescription& description : solverNames()) {
@@ -25,12 +25,6 @@ TEST(ContactSolver, EverySolverTimesItsIterationsWithinTheSolve) {
     ASSERT_GT(report.iterations, 0) << description.name;
     EXPECT_GT(report.iterationSeconds, 0.0) << description.name;
     EXPECT_LE(report.iterationSeconds, report.seconds) << description.name;
-
-    settings.maxIterations = 0;
-    lambda.setZero();
-    const SolveReport none = solver->solve(p.problem, settings, lambda);
-    EXPECT_EQ(none.iterations, 0) << description.name;
-    EXPECT_LE(none.iterationSeconds, none.seconds) << description.name;
   }
 }
 

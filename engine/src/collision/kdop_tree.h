@@ -7,7 +7,6 @@
 #include <array>
 #include <limits>
 #include <span>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -71,13 +70,13 @@ class KdopTree {
     int primitive = -1;  // -1: none within the search distance
     double distance = std::numeric_limits<double>::infinity();
   };
-  // The primitive nearest to `point` no farther than `maxDistance`, by `distanceTo(primitive)`,
-  // which must not be below the distance from the point to the primitive. Branch and bound,
+  // The primitive nearest to `point` no farther than `maxDistance`, by `distanceTo(primitive,
+  // bound)`, which must not be below the distance from the point to the primitive; `bound` is the
+  // best distance so far, and for a primitive it can tell is farther than that it may return any
+  // value above it (such a primitive can neither win nor tie). Branch and bound,
   // nearer child first; on equal distances the lowest primitive index wins (nodes whose bound
   // equals the best distance are still searched), so the answer depends on the primitives only,
-  // not on the tree's shape or traversal order. `distanceTo(primitive, bound)`, if it takes the
-  // best distance so far as a second argument, may return any value above `bound` for a primitive
-  // it can tell is farther than that (such a primitive can neither win nor tie).
+  // not on the tree's shape or traversal order.
   template <class Distance>
   Nearest nearest(const Vec3& point, double maxDistance, Distance&& distanceTo) const {
     const AxisProjections projections = projectOnAxes(axes_, point);
@@ -93,11 +92,7 @@ class KdopTree {
       const Node& node = nodes_[index];
       if (node.isLeaf()) {
         for (int primitive : leafPrimitives(node)) {
-          double d;
-          if constexpr (std::is_invocable_v<Distance&, int, double>)
-            d = distanceTo(primitive, best.distance);
-          else
-            d = distanceTo(primitive);
+          const double d = distanceTo(primitive, best.distance);
           const bool tie = d == best.distance && (best.primitive < 0 || primitive < best.primitive);
           if (d < best.distance || tie) best = {primitive, d};
         }
