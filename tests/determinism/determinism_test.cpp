@@ -90,9 +90,9 @@ TEST(Determinism, ThreadCountDoesNotChangeABit) {
 }
 
 // The same for mesh bodies, whose contacts come from the parallel narrowphase's kDOP tree
-// traversals (docs/threads.md): 60 jacks in a 3 m box have landed by step 90 (over 600 contacts).
+// traversals (docs/threads.md): 80 jacks in a 3 m box have landed by step 90 (over 600 contacts).
 TEST(Determinism, ThreadCountDoesNotChangeABitOnMeshes) {
-  const SceneParams params{{"count", 60}, {"width", 3}};
+  const SceneParams params{{"count", 80}, {"width", 3}};
   const std::vector<double> serial = runAndTrace("jacks", params, "prox-gs", 90, 1);
   const std::vector<double> parallel = runAndTrace("jacks", params, "prox-gs", 90, 2);
   ASSERT_EQ(parallel.size(), serial.size());

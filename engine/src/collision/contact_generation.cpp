@@ -17,8 +17,9 @@ double movedSince(const Pose& then, const Pose& now, double radiusB) {
 
 // A pair searches from its recorded fronts while b has moved by at most this (plus any
 // growth of the margin) since they were recorded; the fronts keep the node pairs left out up to
-// the margin plus twice this, so the pairs they omit are still beyond the margin.
-constexpr double kFrontReach = 0.5 * kContactSkin;
+// the margin plus twice this, so the pairs they omit are still beyond the margin. Its own length,
+// not a share of the skin: jammed jacks creep by a millimetre or two per step and should replay.
+constexpr double kFrontReach = 0.0025;
 
 // How far the gap of a pair can close before the next midpoint: the relative velocity of any two
 // points of the bodies is at most |v_a - v_b| + |w_a| r_a + |w_b| r_b, and gravity moves a dynamic
