@@ -104,18 +104,11 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
   sweepOrder_.clear();
   grouped_.assign(contacts, 0);
   groupOfSlot_.assign(problem.numSlots, -1);
-  // When interleaving pays: see kInterleaveUpToBytes and kInterleaveUpToContactsPerBody.
-  const bool interleave = std::size_t(problem.numSlots) * 6 * sizeof(double) <= kInterleaveUpToBytes ||
-                          contacts <= kInterleaveUpToContactsPerBody * problem.numSlots;
   for (int part = 0; part < kParts; ++part) {
     const int begin = static_cast<int>(packed_.size());
     packGroups(contactsOfPart_[part]);
     const int end = static_cast<int>(packed_.size());
-    if (interleave) {
-      interleaveGroups(problem, begin, end);
-    } else {
-      for (int i = begin; i < end; ++i) sweepOrder_.push_back(i);
-    }
+    interleaveGroups(problem, begin, end);
     partBegin_[part] = begin;
     partBegin_[part + 1] = end;
   }

@@ -25,8 +25,7 @@ namespace contactlab {
 // with the closest-point search), and the next group's update can start before it ends only if it
 // does not read the w this one writes. In packing order consecutive groups nearly always share a
 // body (they come from neighbouring contacts), so the sweep ran as one chain; interleaved, the
-// processor overlaps the updates of neighbouring groups (only where it was measured to pay: see
-// kInterleaveUpToBytes and kInterleaveUpToContactsPerBody). The order stays close to assembly
+// processor overlaps the updates of neighbouring groups. The order stays close to assembly
 // order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
 // A run of up to kMaxRun consecutive groups that share no body with one another is updated
 // together (updateGroups), so that the closest-point searches of all their outside lanes run in
@@ -78,19 +77,11 @@ class ProxGaussSeidel final : public ProxSolver {
   static constexpr int kIndependentGroups = 3;
   static constexpr int kInterleaveWindow = 64;
   static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // per part, see prepare
-  // Groups are interleaved when w of all dynamic bodies takes at most kInterleaveUpToBytes, or when
-  // there are at most kInterleaveUpToContactsPerBody contacts per dynamic body. Both rules are
-  // measured, not derived (docs/benchmarks.md). Interleaving made the sweep faster per contact where
-  // w is a few kilobytes (wall 4, pyramid 10: 33 -> 20 and 50 -> 34 ns), and, with the searches of
-  // a run gathered (searchRun), on the 2000-body pile (96 KB, 3.3 contacts per body: 57 -> 46 ns).
-  // It made it slower on the 2002-jack funnel's landing (96 KB, 7-14 contacts per body: 41 -> 59
-  // ns, and still 44 -> 59 with the gathered searches), although nearly every position there found
-  // an independent group; the guest has no hardware counters to tell why (the working set of w a
-  // stretch of the sweep touches outgrowing the level-1 data cache is a guess). The 362 jacks (17
-  // KB, 12 contacts per body) needed more sweeps interleaved (41 instead of 30.5) for about the same
-  // solver time.
-  static constexpr std::size_t kInterleaveUpToBytes = 16 * 1024;
-  static constexpr int kInterleaveUpToContactsPerBody = 4;
+  // Every problem is interleaved. Until 26 Nov only those whose w took at most 16 KB or that had at
+  // most 4 contacts per dynamic body were: with the 5 mm contact skin the 2002-jack funnel's landing
+  // swept slower interleaved (41 -> 59 ns per contact). With the 1 mm skin, 40 fixed sweeps from
+  // its states after 150 and 250 steps took 73.0 -> 61.5 and 49.2 -> 35.7 ms on two threads, and the
+  // 362 jacks after 300 steps 4.63 -> 3.30 ms (docs/benchmarks.md, "Interleaving everywhere").
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
