@@ -30,7 +30,7 @@ struct BodyContact {
 // g dt^2 at the default dt: a larger skin adds contacts that are open by millimetres and carry no
 // impulse, yet cost a full update in every sweep and an exact query in the narrowphase. 5 mm until
 // 26 Nov: in the 2002-jack funnel 73 % of the contacts were such (median gap 2.9 mm), and 1 mm took
-// its step from 210 to 139 ms (docs/meshes.md, "A 1 mm contact skin").
+// its step on two threads from 205 and 190 to 151 and 138 ms (docs/meshes.md, "A 1 mm contact skin").
 inline constexpr double kContactSkin = 0.001;  // metres
 
 class ThreadPool;
