@@ -80,8 +80,9 @@ class ProxGaussSeidel final : public ProxSolver {
   // Every problem is interleaved. Until 26 Nov only those whose w took at most 16 KB or that had at
   // most 4 contacts per dynamic body were: with the 5 mm contact skin the 2002-jack funnel's landing
   // swept slower interleaved (41 -> 59 ns per contact). With the 1 mm skin, 40 fixed sweeps from
-  // its states after 150 and 250 steps took 73.0 -> 61.5 and 49.2 -> 35.7 ms on two threads, and the
-  // 362 jacks after 300 steps 4.63 -> 3.30 ms (docs/benchmarks.md, "Interleaving everywhere").
+  // its states after 150 and 250 steps took 73.0 -> 61.5 and 49.2 -> 35.7 ms on two threads, and
+  // the 362 jacks after 300 steps 4.63 -> 3.30 ms (docs/meshes.md, "A 1 mm contact skin, and
+  // interleaving everywhere").
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
