@@ -65,6 +65,53 @@ TEST(ContactGenerator, RememberedPairsChangeNoContact) {
   EXPECT_GT(touching, 10);  // ... and the moving pair did come into contact
 }
 
+// A pair of meshes at rest keeps the contacts of its last search while the two have moved relative
+// to each other by at most kRestingMotion: the same contacts (points carried by the first body), within
+// that motion of a fresh search's. Moved further, it searches again and matches a fresh search exactly.
+TEST(ContactGenerator, PairsAtRestKeepTheirContactsWithinTheRestingMotion) {
+  const auto cross = test::crossMesh(8, 2, 0.05);
+  std::vector<Body> bodies = {meshBody(cross, Vec3(0, 0, 0), Quat::Identity()),
+                              meshBody(cross, Vec3(0.38, 0.05, 0.02), Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())))};
+  ContactGenerator remembering;
+  remembering.prepareMeshes(bodies, 18);
+  const auto fresh = [&] {
+    ContactGenerator afresh;
+    afresh.prepareMeshes(bodies, 18);
+    std::vector<BodyContact> contacts;
+    afresh.generate(bodies, 0.01, Vec3::Zero(), contacts);
+    return contacts;
+  };
+  std::vector<BodyContact> kept;
+  remembering.generate(bodies, 0.01, Vec3::Zero(), kept);
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(remembering.restingPairs(), 0);
+  // Both bodies carried along together (the pair does not move: contacts follow the first body),
+  // then the second nudged within the resting motion, then beyond it.
+  const Vec3 carried(0.3, -0.2, 0.1);
+  struct Case {
+    Vec3 nudge;
+    bool resting;
+  };
+  for (const Case& c : {Case{Vec3::Zero(), true}, Case{Vec3(0.7, 0.0, -0.5) * kRestingMotion, true},
+                        Case{Vec3(0.0, 2.0, 0.0) * kRestingMotion, false}}) {
+    bodies[0].position = carried;
+    bodies[1].position = Vec3(0.38, 0.05, 0.02) + carried + c.nudge;
+    std::vector<BodyContact> contacts;
+    remembering.generate(bodies, 0.01, Vec3::Zero(), contacts);
+    EXPECT_EQ(remembering.restingPairs(), c.resting ? 1 : 0) << c.nudge.transpose();
+    const std::vector<BodyContact> expected = fresh();
+    ASSERT_EQ(contacts.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(contacts[i].contact.feature, expected[i].contact.feature);
+      // Within the motion plus rounding when resting; bit for bit otherwise.
+      const double within = c.resting ? c.nudge.norm() + 1e-12 : 0.0;
+      EXPECT_LE((contacts[i].contact.point - expected[i].contact.point).norm(), within);
+      EXPECT_LE(std::abs(contacts[i].contact.gap - expected[i].contact.gap), within);
+      EXPECT_LE((contacts[i].contact.normal - expected[i].contact.normal).norm(), c.resting ? 1e-9 : 0.0);
+    }
+  }
+}
+
 // relativeTravel's point margin against the exact paths of turning bodies. Between midpoints a
 // body moves by dt v (v the free velocity, gravity's share included) and turns by dt w about its
 // centre. A point fixed to b, seen in a's frame, leaves its first-order path by at most the point

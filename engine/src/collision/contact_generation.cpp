@@ -111,7 +111,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   parallelFor(pool, static_cast<int>(pairs_.size()), kPairsPerChunk, [&](int begin, int end, int chunk) {
     ChunkContacts& mine = chunkContacts_[chunk];
     mine.contacts.clear();
-    mine.skippedPairs = mine.replayedPairs = 0;
+    mine.skippedPairs = mine.replayedPairs = mine.restingPairs = 0;
     for (int p = begin; p < end; ++p) {
       const BodyPair& pair = pairs_[p];
       const Shape& shapeA = bodies[pair.a].shape;
@@ -129,6 +129,14 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
         const double moved = memory.recorded ? movedSince(memory.bInA, bInA, radiusB) : 0.0;
         if (memory.bound > 0.0 && memory.bound - moved > margin + slack) {
           ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
+          continue;
+        }
+        if (memory.hasContacts && std::abs(margin - memory.contactsMargin) <= kRestingMotion &&
+            movedSince(memory.contactsBInA, bInA, radiusB) <= kRestingMotion) {
+          ++mine.restingPairs;
+          const Pose& a = poses_[pair.a];
+          for (const ContactPoint& inA : memory.contactsInA)
+            mine.contacts.push_back({pair.a, pair.b, {a.position + a.rotation * inA.point, a.rotation * inA.normal, inA.gap, inA.feature}});
           continue;
         }
         const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
@@ -156,16 +164,25 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
           memory.bInA = bInA;
           memory.margin = margin;
         }
+        const Pose& a = poses_[pair.a];
+        memory.hasContacts = true;
+        memory.contactsInA.clear();
+        for (const ContactPoint& point : mine.manifold)
+          memory.contactsInA.push_back({a.rotation.transpose() * (point.point - a.position),
+                                        a.rotation.transpose() * point.normal, point.gap, point.feature});
+        memory.contactsBInA = bInA;
+        memory.contactsMargin = margin;
       }
       for (const ContactPoint& point : mine.manifold) mine.contacts.push_back({pair.a, pair.b, point});
     }
   });
   out.clear();
-  skippedPairs_ = replayedPairs_ = 0;
+  skippedPairs_ = replayedPairs_ = restingPairs_ = 0;
   for (int chunk = 0; chunk < chunks; ++chunk) {
     out.insert(out.end(), chunkContacts_[chunk].contacts.begin(), chunkContacts_[chunk].contacts.end());
     skippedPairs_ += chunkContacts_[chunk].skippedPairs;
     replayedPairs_ += chunkContacts_[chunk].replayedPairs;
+    restingPairs_ += chunkContacts_[chunk].restingPairs;
   }
   // Keep what the pairs learnt for the next step, in pair order.
   previousMemories_.clear();

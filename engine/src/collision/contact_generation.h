@@ -32,6 +32,9 @@ struct BodyContact {
 // 26 Nov: in the 2002-jack funnel 73 % of the contacts were such (median gap 2.9 mm), and 1 mm took
 // its step on two threads from 205 and 190 to 151 and 138 ms (docs/meshes.md, "A 1 mm contact skin").
 inline constexpr double kContactSkin = 0.001;  // metres
+// How far a pair of meshes may move relative to each other and still keep the contacts of its last
+// search (ContactGenerator::PairMemory).
+inline constexpr double kRestingMotion = 1e-3 * kContactSkin;
 
 class ThreadPool;
 
@@ -74,6 +77,7 @@ class ContactGenerator {
   // proved them apart, and mesh pairs searched only near the last contact (see PairMemory).
   int skippedPairs() const { return skippedPairs_; }
   int replayedPairs() const { return replayedPairs_; }
+  int restingPairs() const { return restingPairs_; }  // mesh pairs that kept their contacts (PairMemory)
 
  private:
   BroadphaseGrid grid_;
@@ -92,6 +96,12 @@ class ContactGenerator {
   // exactly those of a search from the roots, only cheaper: most broadphase pairs of a heap of
   // jacks have overlapping boxes but arms that do not touch, and the touching ones rest
   // (docs/meshes.md).
+  // The one exception is a pair at rest. While b has moved in a's frame by at most kRestingMotion
+  // since its contacts were last searched, and the margin has changed by no more, the pair keeps
+  // those contacts (stored in a's frame, so a's own motion carries them). They then differ from a
+  // fresh search's by that much at most in their points and gaps: 1 um, a thousandth of the skin.
+  // A jammed funnel's jacks creep at about 1e-6 m/s, so each searches about once in 100 steps
+  // instead of every step (docs/meshes.md, "Resting pairs keep their contacts").
   struct PairMemory {
     BodyPair pair;
     Pose bInA;
@@ -100,17 +110,25 @@ class ContactGenerator {
     bool recorded = false;  // searched from the roots at bInA (false: a pair new to this step)
     bool hasFronts = false;  // and recorded its fronts then
     MeshPairFronts fronts;
+    // The contacts of the last search (from the roots or the fronts), with points and normals in
+    // a's frame, b's pose in a's frame and the margin then.
+    bool hasContacts = false;
+    ContactManifold contactsInA;
+    Pose contactsBInA;
+    double contactsMargin = 0.0;
   };
   std::vector<int> memoryOfPair_;             // per pair of pairs_: its entry in memories_, -1 unless two meshes
   std::vector<PairMemory> memories_;          // per pair of meshes in pairs_, this step
   std::vector<PairMemory> previousMemories_;  // the last step's that know something, sorted by pair like pairs_
   int skippedPairs_ = 0;
   int replayedPairs_ = 0;
+  int restingPairs_ = 0;
   struct ChunkContacts {  // one chunk of pairs' narrowphase output and scratch, kept between steps
     ContactManifold manifold;
     std::vector<BodyContact> contacts;
     int skippedPairs = 0;
     int replayedPairs = 0;
+    int restingPairs = 0;
   };
   std::vector<ChunkContacts> chunkContacts_;
   MeshModelCache meshModels_;  // one per distinct mesh geometry of the bodies
