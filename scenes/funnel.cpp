@@ -21,9 +21,9 @@ constexpr double kWallThickness = 0.5;
 constexpr double kContainerWidthPerMouthDiameter = 1.2;
 // The container's walls reach this many body spans above the funnel's rim. Once the spout jams the
 // funnel fills, and the landing column splashes bodies over the rim at up to 5 m/s sideways: with
-// walls only as high as the spout, 41 of the default 2002 jacks had left the container by step 260
-// and 84 by step 1000, crossing the walls' line up to 0.7 m (1.75 spans) above the rim
-// (docs/meshes.md, "The funnel run to 1000 steps").
+// walls only as high as the spout, 84 of the default 2002 jacks had left the container by step 1000
+// (and 41 by step 260 with the earlier 5 mm contact skin), crossing the walls' line up to 0.7 m
+// (1.75 spans) above the rim (docs/meshes.md, "The funnel run to 1000 steps").
 constexpr double kWallSpansAboveRim = 3.0;
 
 // The mixed pour cycles through these, each no wider than a jack of the same size.
@@ -79,7 +79,7 @@ SceneEntry funnelScene() {
            {"scale", 0.4, "jack size tip to tip, m (the other bodies are as wide)"},
            {"mass", 35, "mass of each body, kg (PROX paper: a jack is about 35 kg)"},
            {"spout_spans", 3, "the spout's inner diameter in jack sizes: smaller jams sooner"},
-           {"spout_height", 2.5, "height of the spout's end above the floor, m (the container's walls reach 3 spans above the rim)"},
+           {"spout_height", 2.5, "height of the spout's end above the floor, m (walls: 3 spans above the rim)"},
            {"mixed", 0, "1: cycle jacks, rings, spheres and boxes; 0: jacks only"}},
           buildFunnel};
 }

@@ -48,6 +48,7 @@ TEST(ContactGenerator, RememberedPairsChangeNoContact) {
     afresh.generate(bodies, dt, Vec3::Zero(), fresh);
     EXPECT_EQ(afresh.skippedPairs(), 0);
     EXPECT_EQ(afresh.replayedPairs(), 0);
+    EXPECT_EQ(remembering.restingPairs(), 0);  // every pair moves: the contacts are exact
     skipped += remembering.skippedPairs();
     replayed += remembering.replayedPairs();
     if (!fresh.empty()) ++touching;
@@ -66,47 +67,60 @@ TEST(ContactGenerator, RememberedPairsChangeNoContact) {
 }
 
 // A pair of meshes at rest keeps the contacts of its last search while the two have moved relative
-// to each other by at most kRestingMotion: the same contacts (points carried by the first body), within
-// that motion of a fresh search's. Moved further, it searches again and matches a fresh search exactly.
+// to each other by at most kRestingMotion and the margin has changed by no more: the same points
+// (carried by the first body), within that motion of a fresh search's. Moved further, or with a
+// margin grown by more, it searches again and matches a fresh search exactly; the next step at rest
+// keeps what that search found. Both bodies are carried by a common turn and shift throughout, which
+// moves neither relative to the other.
 TEST(ContactGenerator, PairsAtRestKeepTheirContactsWithinTheRestingMotion) {
   const auto cross = test::crossMesh(8, 2, 0.05);
-  std::vector<Body> bodies = {meshBody(cross, Vec3(0, 0, 0), Quat::Identity()),
-                              meshBody(cross, Vec3(0.38, 0.05, 0.02), Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ())))};
+  const Vec3 offset(0.38, 0.05, 0.02);
+  const Quat turnOfB(Eigen::AngleAxisd(0.3, Vec3::UnitZ()));
+  std::vector<Body> bodies = {meshBody(cross, Vec3::Zero(), Quat::Identity()), meshBody(cross, offset, turnOfB)};
   ContactGenerator remembering;
   remembering.prepareMeshes(bodies, 18);
+  const double dt = 0.01;
   const auto fresh = [&] {
     ContactGenerator afresh;
     afresh.prepareMeshes(bodies, 18);
     std::vector<BodyContact> contacts;
-    afresh.generate(bodies, 0.01, Vec3::Zero(), contacts);
+    afresh.generate(bodies, dt, Vec3::Zero(), contacts);
     return contacts;
   };
-  std::vector<BodyContact> kept;
-  remembering.generate(bodies, 0.01, Vec3::Zero(), kept);
-  ASSERT_FALSE(kept.empty());
+  std::vector<BodyContact> first;
+  remembering.generate(bodies, dt, Vec3::Zero(), first);
+  ASSERT_FALSE(first.empty());
   EXPECT_EQ(remembering.restingPairs(), 0);
-  // Both bodies carried along together (the pair does not move: contacts follow the first body),
-  // then the second nudged within the resting motion, then beyond it.
-  const Vec3 carried(0.3, -0.2, 0.1);
+  const Quat carryTurn(Eigen::AngleAxisd(0.4, Vec3(1, 2, 3).normalized()));
+  const Vec3 carryShift(0.3, -0.2, 0.1);
   struct Case {
-    Vec3 nudge;
+    Vec3 nudge;       // of b, in the carried frame of a, from the first pose
+    double speedOfB;  // m/s along x: widens the margin by dt times it
     bool resting;
+    double within;    // of a fresh search: b's motion since the pair's last search, plus rounding
   };
-  for (const Case& c : {Case{Vec3::Zero(), true}, Case{Vec3(0.7, 0.0, -0.5) * kRestingMotion, true},
-                        Case{Vec3(0.0, 2.0, 0.0) * kRestingMotion, false}}) {
-    bodies[0].position = carried;
-    bodies[1].position = Vec3(0.38, 0.05, 0.02) + carried + c.nudge;
+  const double r = kRestingMotion;
+  for (const Case& c : {Case{Vec3::Zero(), 0.0, true, 1e-12},                    // carried only
+                        Case{Vec3(0.7, 0.0, -0.5) * r, 0.0, true, 0.87 * r},       // nudged within
+                        Case{Vec3(0.7, 0.0, -0.5) * r, 0.2 * r / dt, true, 0.87 * r},  // margin 0.2 um wider
+                        Case{Vec3(0.7, 0.0, -0.5) * r, 2.0 * r / dt, false, 0.0},  // 2 um wider
+                        Case{Vec3(0.0, 2.0, 0.0) * r, 2.0 * r / dt, false, 0.0},   // moved 2.2 um
+                        Case{Vec3(0.0, 2.0, 0.0) * r, 2.0 * r / dt, true, 1e-12}}) {  // at rest there
+    SCOPED_TRACE(::testing::Message() << "nudge " << c.nudge.transpose() << ", speed " << c.speedOfB);
+    bodies[0].position = carryShift;
+    bodies[0].orientation = carryTurn;
+    bodies[1].position = carryShift + carryTurn * (offset + c.nudge);
+    bodies[1].orientation = carryTurn * turnOfB;
+    bodies[1].velocity = Vec3(c.speedOfB, 0.0, 0.0);
     std::vector<BodyContact> contacts;
-    remembering.generate(bodies, 0.01, Vec3::Zero(), contacts);
-    EXPECT_EQ(remembering.restingPairs(), c.resting ? 1 : 0) << c.nudge.transpose();
+    remembering.generate(bodies, dt, Vec3::Zero(), contacts);
+    EXPECT_EQ(remembering.restingPairs(), c.resting ? 1 : 0);
     const std::vector<BodyContact> expected = fresh();
     ASSERT_EQ(contacts.size(), expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
       EXPECT_EQ(contacts[i].contact.feature, expected[i].contact.feature);
-      // Within the motion plus rounding when resting; bit for bit otherwise.
-      const double within = c.resting ? c.nudge.norm() + 1e-12 : 0.0;
-      EXPECT_LE((contacts[i].contact.point - expected[i].contact.point).norm(), within);
-      EXPECT_LE(std::abs(contacts[i].contact.gap - expected[i].contact.gap), within);
+      EXPECT_LE((contacts[i].contact.point - expected[i].contact.point).norm(), c.within);
+      EXPECT_LE(std::abs(contacts[i].contact.gap - expected[i].contact.gap), c.within);
       EXPECT_LE((contacts[i].contact.normal - expected[i].contact.normal).norm(), c.resting ? 1e-9 : 0.0);
     }
   }

@@ -150,7 +150,7 @@ TEST(MeshScenes, ContainersHoldTheBodiesFootprints) {
       const double reach = boundingRadius(body->shape);
       EXPECT_GT(body->position.z() - reach, 0.0) << body->name;
       EXPECT_LE(body->position.head<2>().cwiseAbs().maxCoeff() + reach, innerHalfWidth) << body->name;
-      if (wall && !rimmed) {  // the funnel's bodies start above it and above its container's walls
+      if (wall && !rimmed) {  // the funnel's column starts above the funnel and rises far above the walls
         EXPECT_LE(body->position.z() + reach, 2.0 * wall->position.z()) << body->name << " above the walls";
       }
       if (rimmed) {

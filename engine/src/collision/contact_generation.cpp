@@ -18,7 +18,8 @@ double movedSince(const Pose& then, const Pose& now, double radiusB) {
 // A pair searches from its recorded fronts while b has moved by at most this (plus any
 // growth of the margin) since they were recorded; the fronts keep the node pairs left out up to
 // the margin plus twice this, so the pairs they omit are still beyond the margin. Its own length,
-// not a share of the skin: jammed jacks creep by a millimetre or two per step and should replay.
+// not a share of the skin: settling jacks move by a millimetre or two between searches from the
+// roots, and with half the 1 mm skin the fronts were seldom replayed.
 constexpr double kFrontReach = 0.0025;
 
 // How far the gap of a pair can close before the next midpoint: the relative velocity of any two
@@ -136,7 +137,8 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
           ++mine.restingPairs;
           const Pose& a = poses_[pair.a];
           for (const ContactPoint& inA : memory.contactsInA)
-            mine.contacts.push_back({pair.a, pair.b, {a.position + a.rotation * inA.point, a.rotation * inA.normal, inA.gap, inA.feature}});
+            mine.contacts.push_back(
+                {pair.a, pair.b, {toWorld(a, inA.point), a.rotation * inA.normal, inA.gap, inA.feature}});
           continue;
         }
         const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
@@ -168,8 +170,8 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
         memory.hasContacts = true;
         memory.contactsInA.clear();
         for (const ContactPoint& point : mine.manifold)
-          memory.contactsInA.push_back({a.rotation.transpose() * (point.point - a.position),
-                                        a.rotation.transpose() * point.normal, point.gap, point.feature});
+          memory.contactsInA.push_back({toBody(a, point.point), a.rotation.transpose() * point.normal, point.gap,
+                                        point.feature});
         memory.contactsBInA = bInA;
         memory.contactsMargin = margin;
       }

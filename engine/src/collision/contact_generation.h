@@ -30,7 +30,8 @@ struct BodyContact {
 // g dt^2 at the default dt: a larger skin adds contacts that are open by millimetres and carry no
 // impulse, yet cost a full update in every sweep and an exact query in the narrowphase. 5 mm until
 // 26 Nov: in the 2002-jack funnel 73 % of the contacts were such (median gap 2.9 mm), and 1 mm took
-// its step on two threads from 205 and 190 to 151 and 138 ms (docs/meshes.md, "A 1 mm contact skin").
+// its step on two threads from 205 and 190 to 151 and 138 ms (docs/meshes.md, "A 1 mm contact skin,
+// and interleaving everywhere").
 inline constexpr double kContactSkin = 0.001;  // metres
 // How far a pair of meshes may move relative to each other and still keep the contacts of its last
 // search (ContactGenerator::PairMemory).
@@ -98,10 +99,12 @@ class ContactGenerator {
   // (docs/meshes.md).
   // The one exception is a pair at rest. While b has moved in a's frame by at most kRestingMotion
   // since its contacts were last searched, and the margin has changed by no more, the pair keeps
-  // those contacts (stored in a's frame, so a's own motion carries them). They then differ from a
-  // fresh search's by that much at most in their points and gaps: 1 um, a thousandth of the skin.
-  // A jammed funnel's jacks creep at about 1e-6 m/s, so each searches about once in 100 steps
-  // instead of every step (docs/meshes.md, "Resting pairs keep their contacts").
+  // those contacts (stored in a's frame, so a's own motion carries them). A kept point differs from
+  // a fresh search's point of the same features by at most that motion, 1 um (a thousandth of the
+  // skin), in place and gap. The set itself may differ where a fresh search would gain or lose a
+  // point at the margin or at the manifold's cap, or switch features. A jammed funnel's jacks creep
+  // at about 1e-6 m/s, so each pair searches about once in 100 steps instead of every step
+  // (docs/meshes.md, "Resting pairs keep their contacts").
   struct PairMemory {
     BodyPair pair;
     Pose bInA;

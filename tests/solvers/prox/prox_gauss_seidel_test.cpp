@@ -11,10 +11,11 @@
 namespace contactlab {
 namespace {
 
-// The sweep visits the groups out of packing order (300 bodies: w is 14 KB, below
-// kInterleaveUpToBytes) and gives static sides zero slots chosen by the group's position. Neither may change what the iteration converges to (A is positive definite
-// here, so the solution is unique and the natural map is zero only there), nor the invariant the
-// world integrates with: w = M^-1 J^T lambda for the iterate returned, and zero in the zero slots.
+// The sweep visits the groups out of packing order (every problem is interleaved) and gives static
+// sides zero slots chosen by the group's position. Neither may change what the iteration converges
+// to (A is positive definite here, so the solution is unique and the natural map is zero only
+// there), nor the invariant the world integrates with: w = M^-1 J^T lambda for the iterate
+// returned, and zero in the zero slots.
 TEST(ProxGaussSeidel, InterleavedSweepConvergesToTheSolutionAndKeepsItsResponse) {
   for (const RFactorStrategy strategy : {RFactorStrategy::Global, RFactorStrategy::Local}) {
     for (const unsigned seed : {1u, 2u}) {

@@ -81,8 +81,8 @@ class ProxGaussSeidel final : public ProxSolver {
   // most 4 contacts per dynamic body were: with the 5 mm contact skin the 2002-jack funnel's landing
   // swept slower interleaved (41 -> 59 ns per contact). With the 1 mm skin, 40 fixed sweeps from
   // its states after 150 and 250 steps took 73.0 -> 61.5 and 49.2 -> 35.7 ms on two threads, and
-  // the 362 jacks after 300 steps 4.63 -> 3.30 ms (docs/meshes.md, "A 1 mm contact skin, and
-  // interleaving everywhere").
+  // the 362 jacks after 300 steps 4.63 -> 3.30 ms on one (docs/meshes.md, "A 1 mm contact skin,
+  // and interleaving everywhere").
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
@@ -154,7 +154,7 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<int> sweepOrder_;            // the packed groups in the order of the sweep
   std::vector<int> nextUnplaced_;          // interleaveGroups: a list of the packed groups not yet placed
   // The groups depend only on the sequence of (slotA, slotB) over the contacts and on the number
-  // of dynamic bodies (whether to interleave); a resting scene keeps both from step to step, and
+  // of dynamic bodies (the split into parts); a resting scene keeps both from step to step, and
   // then the previous step's groups are reused.
   std::vector<int> groupedSlots_;          // 2 * numContacts: slotA, slotB of the groups' problem
   int groupedNumSlots_ = 0;                // numSlots of the groups' problem
