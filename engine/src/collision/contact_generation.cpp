@@ -132,48 +132,45 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
           ++mine.skippedPairs;  // kept as it is: the motion is measured from where the bound was found
           continue;
         }
-        if (memory.hasContacts && std::abs(margin - memory.contactsMargin) <= kRestingMotion &&
+        const Pose& a = poses_[pair.a];
+        if (memory.recorded && std::abs(margin - memory.contactsMargin) <= kRestingMotion &&
             movedSince(memory.contactsBInA, bInA, radiusB) <= kRestingMotion) {
           ++mine.restingPairs;
-          const Pose& a = poses_[pair.a];
           for (const ContactPoint& inA : memory.contactsInA)
-            mine.contacts.push_back(
-                {pair.a, pair.b, {toWorld(a, inA.point), a.rotation * inA.normal, inA.gap, inA.feature}});
-          continue;
-        }
-        const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
-        if (memory.hasFronts && moved + std::max(0.0, margin - memory.margin) <= kFrontReach) {
-          ++mine.replayedPairs;
-          memory.fronts.mode = MeshPairFronts::Mode::Replay;
-          memory.fronts.reach = margin + moved + slack;
-          collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold,
-                        &memory.fronts, &travel);
+            mine.manifold.push_back({toWorld(a, inA.point), a.rotation * inA.normal, inA.gap, inA.feature});
         } else {
-          // A pair whose gap may close by more than kFrontReach in a step would move beyond its
-          // fronts' reach before it could use them (two jacks landing on each other): it keeps
-          // only its bound, and neither the time nor the memory to record them.
-          memory.hasFronts = margin - kContactSkin <= kFrontReach;
-          memory.fronts.mode = MeshPairFronts::Mode::Record;
-          memory.fronts.recordBelow = margin + 2.0 * kFrontReach;
-          if (!memory.hasFronts) {
-            memory.fronts.verticesOfA = {};
-            memory.fronts.verticesOfB = {};
+          const RelativeTravel travel = relativeTravel(travel_[pair.a], travel_[pair.b], dt, gravity, margin);
+          if (memory.hasFronts && moved + std::max(0.0, margin - memory.margin) <= kFrontReach) {
+            ++mine.replayedPairs;
+            memory.fronts.mode = MeshPairFronts::Mode::Replay;
+            memory.fronts.reach = margin + moved + slack;
+            collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_, mine.manifold,
+                          &memory.fronts, &travel);
+          } else {
+            // A pair whose gap may close by more than kFrontReach in a step would move beyond its
+            // fronts' reach before it could use them (two jacks landing on each other): it keeps
+            // only its bound, and neither the time nor the memory to record them.
+            memory.hasFronts = margin - kContactSkin <= kFrontReach;
+            memory.fronts.mode = MeshPairFronts::Mode::Record;
+            memory.fronts.recordBelow = margin + 2.0 * kFrontReach;
+            if (!memory.hasFronts) {
+              memory.fronts.verticesOfA = {};
+              memory.fronts.verticesOfB = {};
+            }
+            memory.bound = collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_,
+                                         mine.manifold, memory.hasFronts ? &memory.fronts : nullptr, &travel);
+            memory.recorded = true;
+            memory.pair = pair;
+            memory.bInA = bInA;
+            memory.margin = margin;
           }
-          memory.bound = collideShapes(shapeA, poses_[pair.a], shapeB, poses_[pair.b], margin, &meshModels_,
-                                       mine.manifold, memory.hasFronts ? &memory.fronts : nullptr, &travel);
-          memory.recorded = true;
-          memory.pair = pair;
-          memory.bInA = bInA;
-          memory.margin = margin;
+          memory.contactsInA.clear();
+          for (const ContactPoint& point : mine.manifold)
+            memory.contactsInA.push_back({toBody(a, point.point), a.rotation.transpose() * point.normal, point.gap,
+                                          point.feature});
+          memory.contactsBInA = bInA;
+          memory.contactsMargin = margin;
         }
-        const Pose& a = poses_[pair.a];
-        memory.hasContacts = true;
-        memory.contactsInA.clear();
-        for (const ContactPoint& point : mine.manifold)
-          memory.contactsInA.push_back({toBody(a, point.point), a.rotation.transpose() * point.normal, point.gap,
-                                        point.feature});
-        memory.contactsBInA = bInA;
-        memory.contactsMargin = margin;
       }
       for (const ContactPoint& point : mine.manifold) mine.contacts.push_back({pair.a, pair.b, point});
     }

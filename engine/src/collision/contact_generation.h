@@ -113,9 +113,8 @@ class ContactGenerator {
     bool recorded = false;  // searched from the roots at bInA (false: a pair new to this step)
     bool hasFronts = false;  // and recorded its fronts then
     MeshPairFronts fronts;
-    // The contacts of the last search (from the roots or the fronts), with points and normals in
-    // a's frame, b's pose in a's frame and the margin then.
-    bool hasContacts = false;
+    // The contacts of the last search (from the roots or the fronts; every recorded pair has one),
+    // with points and normals in a's frame, b's pose in a's frame and the margin then.
     ContactManifold contactsInA;
     Pose contactsBInA;
     double contactsMargin = 0.0;

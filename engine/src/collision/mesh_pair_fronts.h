@@ -1,9 +1,9 @@
 #pragma once
 // What a pair of meshes keeps from one step to the next: where its two tandem traversals stopped
 // (KdopTree::FrontEntry), so that while the bodies lie on each other and move little the next step
-// traverses again only near the contact, not from the roots (pairs that do not move at all keep
-// their contacts instead: ContactGenerator::PairMemory) (collideMeshMesh; ContactGenerator keeps one per
-// broadphase pair of two meshes and decides, from how far the bodies moved, which mode a step uses).
+// traverses again only near the contact, not from the roots (collideMeshMesh). ContactGenerator
+// keeps one per broadphase pair of two meshes and decides, from how far the bodies moved, which
+// mode a step uses; a pair that has not moved at all keeps its contacts instead (PairMemory).
 #include <vector>
 
 #include "collision/kdop_tree.h"
