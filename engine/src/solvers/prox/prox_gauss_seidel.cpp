@@ -237,15 +237,21 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem, int begin,
 
 void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) {
   formGroups(problem);
+  rFactorStride_ = r.isDiagonal() && !r.sameForEveryContact() ? 1 : 0;
+  rFactors_.assign(rFactorStride_ == 1 ? groups_.size() : 1, GroupRFactors{});
   for (int part = 0; part < kParts; ++part)
     for (int position = partBegin_[part]; position < partBegin_[part + 1]; ++position) {
       ContactGroup& group = groups_[position];
       for (int lane = 0; lane < kGroupWidth; ++lane) {
         const int k = group.contact[lane];
         const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
-        const bool diagonal = k >= 0 && r.isDiagonal();
-        const Vec4 rDiagonal = diagonal ? r.unscaledDiagonal(k) : Vec4::Zero();
-        const Vec3 frictionMetricSqrt = diagonal ? r.frictionMetricSqrt(k) : Vec3::Zero();
+        // Global writes its one entry from every group, with the same values. A lane that is
+        // padding in every group keeps zeros there, read by padding lanes only (whose z is 0).
+        if (k >= 0 && r.isDiagonal()) {
+          GroupRFactors& rFactors = rFactors_[position * rFactorStride_];
+          for (int row = 0; row < 4; ++row) rFactors.rDiagonal[row][lane] = r.unscaledDiagonal(k)[row];
+          for (int row = 0; row < 3; ++row) rFactors.frictionMetricSqrt[row][lane] = r.frictionMetricSqrt(k)[row];
+        }
         for (int row = 0; row < 3; ++row) {
           group.normal[row][lane] = block.frame(row, 0);
           group.tangentT[row][lane] = block.frame(row, 1);
@@ -253,11 +259,9 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
           group.armA[row][lane] = block.armA[row];
           group.armB[row][lane] = block.armB[row];
           group.friction[row][lane] = block.friction[row];
-          group.frictionMetricSqrt[row][lane] = frictionMetricSqrt[row];
         }
         for (int row = 0; row < 4; ++row) {
           group.b[row][lane] = block.b[row];
-          group.rDiagonal[row][lane] = rDiagonal[row];
           group.diagonalA[row][lane] = block.diagonalA[row];
         }
         auto setResponse = [&](int slot, LanePack& mass, LanePack (&inertia)[6]) {
@@ -323,9 +327,9 @@ void ProxGaussSeidel::setIterate(const ContactProblem& problem, const Eigen::Vec
 }
 
 // w = M^-1 J^T lambda for the current iterate, by the sweep's own response to dlambda = lambda,
-// group by group (compiled twice like updateGroups). It sums each body's terms in sweep order where
+// group by group (compiled like updateRange). It sums each body's terms in sweep order where
 // applyInvMassJt sums them in contact order, so the two agree up to rounding.
-[[gnu::target_clones("avx2", "default")]] void ProxGaussSeidel::setResponseOfCurrentIterate() {
+[[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]] void ProxGaussSeidel::setResponseOfCurrentIterate() {
   const std::vector<GroupLambda>& current = lambdaBuffers_[currentBuffer_];
   double* const w = w_.data();
   for (std::size_t i = 0; i < groups_.size(); ++i) {
@@ -370,8 +374,9 @@ struct ProxGaussSeidel::UpdateState {
 };
 
 // Alg. 2, lines 5-8, up to the closest-point search, for the lanes of one group at once.
-[[gnu::always_inline]] inline void ProxGaussSeidel::beginUpdate(const ContactGroup& g, const GroupLambda& lambda,
-                                                                 const double* w, const RFactors& r, UpdateState& s) {
+[[gnu::always_inline]] inline void ProxGaussSeidel::beginUpdate(const ContactGroup& g, const GroupRFactors& rFactors,
+                                                                 const GroupLambda& lambda, const double* w,
+                                                                 const RFactors& r, UpdateState& s) {
   constexpr int L = kGroupWidth;
   auto dot = [](const LanePack (&a)[3], const LanePack (&b)[3]) __attribute__((always_inline)) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; };
 
@@ -395,7 +400,7 @@ struct ProxGaussSeidel::UpdateState {
   z[kTorsion] = g.b[kTorsion] + dot(g.normal, spin);
   if (r.isDiagonal()) {
     const double scale = r.scale();
-    for (int row = 0; row < 4; ++row) z[row] = lambda[row] - scale * (g.rDiagonal[row] * z[row]);
+    for (int row = 0; row < 4; ++row) z[row] = lambda[row] - scale * (rFactors.rDiagonal[row] * z[row]);
   } else {
     for (int l = 0; l < L; ++l) {
       if (g.contact[l] < 0) continue;  // padding: v = 0, so z = lambda = 0
@@ -421,8 +426,8 @@ struct ProxGaussSeidel::UpdateState {
   if (!r.isDiagonal()) return;
   s.lanesTogether = std::popcount(ellipsoid_search::laneBits(s.together));
   for (int i = 0; i < 3; ++i) {  // lanes not searched get a harmless outside point of the unit ball
-    s.scaledZ[i] = s.together ? z[1 + i] * g.frictionMetricSqrt[i] : 2.0;
-    s.scaledAxes[i] = s.together ? s.axes[i] * g.frictionMetricSqrt[i] : 1.0;
+    s.scaledZ[i] = s.together ? z[1 + i] * rFactors.frictionMetricSqrt[i] : 2.0;
+    s.scaledAxes[i] = s.together ? s.axes[i] * rFactors.frictionMetricSqrt[i] : 1.0;
   }
 }
 
@@ -556,14 +561,20 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
   return std::max({merits[0], merits[1], merits[2]});
 }
 
-// The sweep proper over the groups [begin, end), compiled twice: for baseline x86-64 (each LanePack
-// operation is two SSE2 instructions) and for AVX2 (one instruction, three-operand forms, twice the
-// vector registers), chosen at load time by the CPU. Neither enables FMA, so both round alike and
-// results do not depend on the machine.
-[[gnu::target_clones("avx2", "default")]] double ProxGaussSeidel::updateRange(int begin, int end, const RFactors& r,
+// The sweep proper over the groups [begin, end), compiled three times and chosen at load time by
+// the CPU: for baseline x86-64 (each LanePack operation is two SSE2 instructions), for AVX2 (one
+// instruction, three-operand forms, twice the vector registers) and for x86-64-v4 (AVX-512: the same
+// 256-bit operations with 32 vector registers instead of 16, which holds more of the closest-point
+// searches' eight lanes in registers; 5-9 % off the sweep, docs/benchmarks.md). None contracts a
+// multiply and an add into one FMA (the file is compiled with -ffp-contract=off, as x86-64-v4 has
+// FMA), so all round alike and results do not depend on the machine: a pile's trace from the AVX2
+// clone (under valgrind, which has no AVX-512) is bit-identical to the x86-64-v4 clone's.
+[[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]] double ProxGaussSeidel::updateRange(int begin, int end, const RFactors& r,
                                                                                int target) {
   // Plain pointers, read once: the stores into w may alias any double, members included.
   const ContactGroup* const groups = groups_.data();
+  const GroupRFactors* const rFactors = rFactors_.data();
+  const std::size_t rFactorStride = rFactorStride_;
   const GroupLambda* const lambda = lambdaBuffers_[currentBuffer_].data();
   GroupLambda* const next = lambdaBuffers_[target].data();
   double* const w = w_.data();
@@ -579,7 +590,8 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
     // independent: doing them together gives the numbers doing them one after the other would).
     int run = 1;
     while (run < maxRun && i + run < stop && groups[i + run].independentBefore >= run) ++run;
-    for (int j = 0; j < run; ++j) beginUpdate(groups[i + j], lambda[i + j], w, r, states[j]);
+    for (int j = 0; j < run; ++j)
+      beginUpdate(groups[i + j], rFactors[(i + j) * rFactorStride], lambda[i + j], w, r, states[j]);
     if (r.isDiagonal()) searchRun(states, run, lanes);
     for (int j = 0; j < run; ++j) finishUpdate(groups[i + j], lambda[i + j], next[i + j], w, r, states[j], merit);
     i += run;

@@ -36,6 +36,8 @@ class RFactors {
   // Whether every R_k is diagonal (Global, Local), and then R_k's diagonal without the back-tracking
   // scale: apply(k, v) = scale() * (unscaledDiagonal(k) .* v).
   bool isDiagonal() const { return strategy_ != RFactorStrategy::Blocked; }
+  // Whether every contact has the same R_k (Global).
+  bool sameForEveryContact() const { return stride_ == 0; }
   const Vec4& unscaledDiagonal(int k) const { return perContact_[k * stride_].diagonal; }
   // Global and Local: sqrt of the friction rows' metric R_f^-1, as projectFriction uses it.
   const Vec3& frictionMetricSqrt(int k) const { return perContact_[k * stride_].frictionMetricSqrt; }
