@@ -46,11 +46,11 @@ TEST(ProxGaussSeidel, InterleavedSweepConvergesToTheSolutionAndKeepsItsResponse)
 }
 
 // Runs of independent groups are updated together, with the lanes of the whole run gathered for
-// the closest-point search and the results scattered back (searchRun); group by group, each
-// group searches its own lanes. Both must give bit-identical iterates and w, in interleaved order
-// (300 bodies, one contact each) and in packing order (400 bodies, 6 contacts each: w is 19 KB and
-// more than 4 contacts per body, so the groups keep packing order and form runs where neighbours
-// happen to be independent), for every r-factor strategy (Blocked projects outside the runs).
+// the closest-point search (sixteen, eight or four at a time) and the results scattered back
+// (searchRun); group by group, each group searches its own lanes. Both must give bit-identical
+// iterates and w, with one contact per body (300 bodies: every run is full) and with 6 contacts per
+// body (400 bodies: fewer groups qualify, runs of every length), for every r-factor strategy
+// (Blocked projects outside the runs).
 TEST(ProxGaussSeidel, RunsOfGroupsGiveTheBitsOfGroupByGroup) {
   struct Case {
     int contacts, bodies;
@@ -87,7 +87,7 @@ TEST(ProxGaussSeidel, SplitSweepGivesTheSameBitsOnOneThreadAndTwo) {
     settings.maxIterations = 12;
     settings.tolAbs = settings.tolRel = 0.0;
     constexpr int kSplitFrom = 1000;
-    constexpr int kRuns = 4;  // runs of up to four groups, as by default
+    constexpr int kRuns = ProxGaussSeidel::kMaxRun;  // the default runs
     ProxGaussSeidel oneThread(kRuns, kSplitFrom), twoThread(kRuns, kSplitFrom), unsplit;
     twoThread.setThreadPool(&twoThreads);
     Eigen::VectorXd lambdaOne = Eigen::VectorXd::Zero(problem.numRows()), lambdaTwo = lambdaOne, lambdaUnsplit = lambdaOne;

@@ -203,9 +203,9 @@ void ProxGaussSeidel::packGroups(const std::vector<int>& contacts) {
 // Appends to sweepOrder_ the packed groups [begin, end) reordered so that, where possible, each
 // group shares no dynamic body with the kIndependentGroups groups before it: position by position,
 // the earliest group not yet placed that qualifies among the next kInterleaveWindow, else the
-// earliest group not yet placed. The sweep stays Gauss-Seidel (see the class comment); only the
-// order of the groups changes, and it depends on the contacts' bodies alone (as does the choice to
-// interleave, on their number), so it is deterministic.
+// earliest of those that share no body with the most groups before it. The sweep stays
+// Gauss-Seidel (see the class comment); only the order of the groups changes, and it depends on
+// the contacts' bodies alone, so it is deterministic.
 void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem, int begin, int end) {
   const int count = end - begin;
   // groupOfSlot_ now holds the position (in this part) of the last placed group touching each body.
@@ -215,18 +215,24 @@ void ProxGaussSeidel::interleaveGroups(const ContactProblem& problem, int begin,
   nextUnplaced_.resize(count + 1);
   for (int i = 0; i <= count; ++i) nextUnplaced_[i] = i;
   for (int position = 0; position < count; ++position) {
-    const auto independent = [&](const PackedGroup& group) {
+    // How many of the groups just before this position share no body with `group`.
+    const auto independence = [&](const PackedGroup& group) {
+      int depth = kIndependentGroups;
       for (const int slot : group.slots)
-        if (slot >= 0 && groupOfSlot_[slot] >= position - kIndependentGroups) return false;
-      return true;
+        if (slot >= 0) depth = std::min(depth, position - 1 - groupOfSlot_[slot]);
+      return depth;
     };
     int before = 0;  // list entry before the pick (0: the head)
+    int deepest = -1;
     for (int entry = 0, candidates = 0; nextUnplaced_[entry] < count && candidates < kInterleaveWindow;
-         entry = nextUnplaced_[entry] + 1, ++candidates)
-      if (independent(packed_[begin + nextUnplaced_[entry]])) {
+         entry = nextUnplaced_[entry] + 1, ++candidates) {
+      const int depth = independence(packed_[begin + nextUnplaced_[entry]]);
+      if (depth > deepest) {
+        deepest = depth;
         before = entry;
-        break;
+        if (depth == kIndependentGroups) break;
       }
+    }
     const int pick = nextUnplaced_[before];
     nextUnplaced_[before] = nextUnplaced_[pick + 1];
     for (const int slot : packed_[begin + pick].slots)
@@ -432,10 +438,10 @@ struct ProxGaussSeidel::UpdateState {
 }
 
 // The lanes to search, gathered from the groups of a run into consecutive lanes (see searchRun),
-// and padded with harmless outside points of the unit ball up to a whole LanePair.
+// and padded with harmless outside points of the unit ball up to a whole LanePair or pair of them.
 struct ProxGaussSeidel::CompactLanes {
   static constexpr int kCapacity = kMaxRun * kGroupWidth;
-  static_assert(kCapacity % (2 * kGroupWidth) == 0, "padding fills whole LanePairs");
+  static_assert(kCapacity % (4 * kGroupWidth) == 0, "padding fills whole LaneQuads");
   alignas(kGroupWidth * sizeof(double)) double scaledZ[3][kCapacity];
   alignas(kGroupWidth * sizeof(double)) double scaledAxes[3][kCapacity];
   alignas(kGroupWidth * sizeof(double)) double z[3][kCapacity];
@@ -448,11 +454,11 @@ struct ProxGaussSeidel::CompactLanes {
 namespace {
 
 // The search on the compacted lanes [begin, begin + lanes of T) as one vector problem of T (a
-// LanePack or a LanePair of them); lanes from `count` on are padding, not active.
+// LanePack, a LanePair of them or a pair of LanePairs); lanes from `count` on are padding, not active.
 template <class T, class Lanes>
 [[gnu::always_inline]] inline void searchCompacted(Lanes& lanes, int begin) {
-  alignas(sizeof(T)) static constexpr double kLaneIndex[Lanes::kCapacity] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-  static_assert(Lanes::kCapacity == 16, "kLaneIndex lists every lane");
+  alignas(sizeof(T)) static constexpr double kLaneIndex[Lanes::kCapacity] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+  static_assert(Lanes::kCapacity == 32, "kLaneIndex lists every lane");
   T scaledZ[3], scaledAxes[3], z[3], x[3], laneIndex;
   for (int i = 0; i < 3; ++i) {
     __builtin_memcpy(&scaledZ[i], lanes.scaledZ[i] + begin, sizeof(T));
@@ -469,8 +475,11 @@ template <class T, class Lanes>
 // The closest-point searches of a run of independent groups (kMaxRun at most), for the outside
 // lanes that the vector search may take (beginUpdate's `together`). A group alone with two lanes
 // or more to search searches them in place. Otherwise the lanes of the run are gathered into
-// consecutive lanes and searched eight (a LanePair) or four at a time, or, a single lane, by the
-// scalar search (a vector search costs four lanes' worth for one). Left in their groups, the
+// consecutive lanes and searched sixteen (a pair of LanePairs), eight (a LanePair) or four at a
+// time, or, a single lane, by the scalar search (a vector search costs four lanes' worth for one).
+// A search is a chain of dependent divisions and square roots, three or four evaluations long; the
+// more lanes side by side, the more of that latency is shared (docs/benchmarks.md, "Runs of eight
+// groups"). Left in their groups, the
 // lanes inside the ellipsoid, separating or padding would each take a vector lane (on the pyramid
 // 45 % of the lanes are outside, and gathering took its sweep from 33 to 29 ns per contact). Each
 // lane's search depends on its own values only, so the results are those of searching every lane
@@ -507,10 +516,13 @@ template <class T, class Lanes>
     ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, true, x, z);
     for (int i = 0; i < 3; ++i) lanes.x[i][0] = x[i];
   } else if (count > 1) {
-    const int padded = (count + 2 * kGroupWidth - 1) / (2 * kGroupWidth) * (2 * kGroupWidth);
+    const int unit = count > 2 * kGroupWidth ? 4 * kGroupWidth : 2 * kGroupWidth;
+    const int padded = (count + unit - 1) / unit * unit;
     for (int c = count; c < padded; ++c)
       for (int i = 0; i < 3; ++i) lanes.scaledZ[i][c] = 2.0, lanes.scaledAxes[i][c] = 1.0, lanes.z[i][c] = 0.0;
     int begin = 0;
+    for (; count - begin > 2 * kGroupWidth; begin += 4 * kGroupWidth)
+      searchCompacted<ellipsoid_search::LanePair<ellipsoid_search::LanePair<LanePack>>>(lanes, begin);
     for (; count - begin > kGroupWidth; begin += 2 * kGroupWidth)
       searchCompacted<ellipsoid_search::LanePair<LanePack>>(lanes, begin);
     if (count > begin) searchCompacted<LanePack>(lanes, begin);
