@@ -22,7 +22,7 @@ namespace contactlab::cli {
 
 // A benchmark scene: a built-in scene with the issue's sizes, and its default step counts. The pile
 // starts as a lattice in the air; its warm-up lets it land so the timed steps see a settled pile
-// (about 12,000 contacts), and it runs fewer steps because each costs a hundred times more. The
+// (about 6,200 contacts), and it runs fewer steps because each costs a hundred times more. The
 // jacks (362 mesh bodies, issue 5) are timed the same way as the pile.
 struct BenchScene {
   std::string name;
