@@ -441,7 +441,7 @@ struct ProxGaussSeidel::UpdateState {
 // and padded with harmless outside points of the unit ball up to a whole LanePair or pair of them.
 struct ProxGaussSeidel::CompactLanes {
   static constexpr int kCapacity = kMaxRun * kGroupWidth;
-  static_assert(kCapacity % (4 * kGroupWidth) == 0, "padding fills whole LaneQuads");
+  static_assert(kCapacity % (4 * kGroupWidth) == 0, "padding fills whole pairs of LanePairs");
   alignas(kGroupWidth * sizeof(double)) double scaledZ[3][kCapacity];
   alignas(kGroupWidth * sizeof(double)) double scaledAxes[3][kCapacity];
   alignas(kGroupWidth * sizeof(double)) double z[3][kCapacity];
@@ -478,12 +478,12 @@ template <class T, class Lanes>
 // consecutive lanes and searched sixteen (a pair of LanePairs), eight (a LanePair) or four at a
 // time, or, a single lane, by the scalar search (a vector search costs four lanes' worth for one).
 // A search is a chain of dependent divisions and square roots, three or four evaluations long; the
-// more lanes side by side, the more of that latency is shared (docs/benchmarks.md, "Runs of eight
-// groups"). Left in their groups, the
-// lanes inside the ellipsoid, separating or padding would each take a vector lane (on the pyramid
-// 45 % of the lanes are outside, and gathering took its sweep from 33 to 29 ns per contact). Each
-// lane's search depends on its own values only, so the results are those of searching every lane
-// alone.
+// more lanes side by side, the more of that chain is shared (on the pile's outside lanes, timed
+// alone, 44 ns per lane sixteen at a time against 55 eight at a time: docs/benchmarks.md, "2026-11-26,
+// fourth session"). Left in their groups, the lanes inside the ellipsoid, separating or padding
+// would each take a vector lane (on the pyramid 45 % of the lanes are outside, and gathering took
+// its sweep from 33 to 29 ns per contact). Each lane's search depends on its own values only, so
+// the results are those of searching every lane alone.
 [[gnu::always_inline]] inline void ProxGaussSeidel::searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes) {
   if (run == 1 && states[0].lanesTogether >= 2) {
     UpdateState& s = states[0];
@@ -577,7 +577,7 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
 // the CPU: for baseline x86-64 (each LanePack operation is two SSE2 instructions), for AVX2 (one
 // instruction, three-operand forms, twice the vector registers) and for x86-64-v4 (AVX-512: the same
 // 256-bit operations with 32 vector registers instead of 16, which holds more of the closest-point
-// searches' eight lanes in registers; 5-9 % off the sweep, docs/benchmarks.md). None contracts a
+// searches' eight or sixteen lanes in registers; 5-9 % off the sweep, docs/benchmarks.md). None contracts a
 // multiply and an add into one FMA (the file is compiled with -ffp-contract=off, as x86-64-v4 has
 // FMA), so all round alike and results do not depend on the machine: a pile's trace from the AVX2
 // clone (under valgrind, which has no AVX-512) is bit-identical to the x86-64-v4 clone's.

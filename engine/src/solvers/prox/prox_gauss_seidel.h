@@ -78,7 +78,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // then updated together (updateRange). Seven (runs of eight groups, 32 contacts) since 27 Nov:
   // a run's 10-16 outside lanes are searched sixteen at a time, and the sweep took 19 % less time
   // on the pyramid, 13 % on the 2000-body pile, 7-8 % on the tower and the jacks, and 4 % more on
-  // the wall than with three (docs/benchmarks.md, "Runs of eight groups"). Three had been chosen when a group with no
+  // the wall than with three (docs/benchmarks.md, "2026-11-26, fourth session"). Three had been chosen when a group with no
   // independent candidate took the earliest one instead of the most independent: seven then
   // slowed the wall, whose 82 bricks cannot fill that many disjoint groups, to half its speed.
   static constexpr int kIndependentGroups = 7;
