@@ -149,16 +149,38 @@ TEST(EllipsoidSearch, ProjectionLanesGiveTheScalarBitsAndTheMetricProjection) {
   checkProjectionLanes<2>(17);
 }
 
-// Two vectors of lanes searched as one (LanePair, as the sweep searches eight gathered lanes): each active lane
-// gives the scalar search's bits, whichever lanes of either half are inactive (their x is not
-// meaningful: the sweep keeps its own value there).
-TEST(EllipsoidSearch, PairedLanesGiveTheScalarBits) {
-  std::mt19937_64 random(19);
+// Lane l of a vector of lanes, a LanePair of them or a pair of LanePairs, and of their masks.
+template <class V>
+constexpr int kWidth = 4;
+template <class V>
+constexpr int kWidth<LanePair<V>> = 2 * kWidth<V>;
+void setLane(Lanes& v, int l, double x) { v[l] = x; }
+double getLane(const Lanes& v, int l) { return v[l]; }
+void setLane(LaneMask& m, int l, std::int64_t x) { m[l] = x; }
+std::int64_t getLane(const LaneMask& m, int l) { return m[l]; }
+template <class V, class X>
+void setLane(LanePair<V>& p, int l, X x) { l < kWidth<V> ? setLane(p.first, l, x) : setLane(p.second, l - kWidth<V>, x); }
+template <class V>
+double getLane(const LanePair<V>& p, int l) { return l < kWidth<V> ? getLane(p.first, l) : getLane(p.second, l - kWidth<V>); }
+template <class M, class X>
+void setLane(LaneMaskPair<M>& p, int l, X x) { l < 4 * int(sizeof(p.first) / sizeof(LaneMask)) ? setLane(p.first, l, x) : setLane(p.second, l - 4 * int(sizeof(p.first) / sizeof(LaneMask)), x); }
+template <class M>
+std::int64_t getLane(const LaneMaskPair<M>& p, int l) {
+  constexpr int half = 4 * int(sizeof(p.first) / sizeof(LaneMask));
+  return l < half ? getLane(p.first, l) : getLane(p.second, l - half);
+}
+
+// Vectors of lanes searched as one, as the sweep searches its gathered lanes: a LanePair (eight
+// lanes) and a pair of LanePairs (sixteen). Each active lane gives the scalar search's bits,
+// whichever lanes are inactive (their x is not meaningful: the sweep keeps its own value there).
+template <class Vector>
+void checkWideLanes(unsigned seed) {
+  constexpr int width = kWidth<Vector>;
+  std::mt19937_64 random(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
-  using Pair = LanePair<Lanes>;
   for (int trial = 0; trial < 1000; ++trial) {
-    Pair z[3], axes[3], x[3];
-    for (int l = 0; l < 8; ++l) {
+    Vector z[3], axes[3], x[3];
+    for (int l = 0; l < width; ++l) {
       const double normal = std::pow(10.0, 4.0 * unit(random) - 2.0);
       const Vec3 laneAxes(0.75 * normal, 0.75 * normal, 0.01 * normal);
       Vec3 laneZ;
@@ -166,28 +188,26 @@ TEST(EllipsoidSearch, PairedLanesGiveTheScalarBits) {
         laneZ = Vec3(unit(random) - 0.5, unit(random) - 0.5, 0.02 * (unit(random) - 0.5)) * 4.0 * normal;
       } while (laneZ.cwiseQuotient(laneAxes).squaredNorm() <= 1.0);
       for (int i = 0; i < 3; ++i) {
-        (l < 4 ? z[i].first : z[i].second)[l % 4] = laneZ[i];
-        (l < 4 ? axes[i].first : axes[i].second)[l % 4] = laneAxes[i];
+        setLane(z[i], l, laneZ[i]);
+        setLane(axes[i], l, laneAxes[i]);
       }
     }
-    LaneMaskPair<LaneMask> active{{-1, -1, -1, -1}, {-1, -1, -1, -1}};
-    for (int l = 0; l < 8; ++l)
-      if (unit(random) < 0.3) (l < 4 ? active.first : active.second)[l % 4] = 0;
+    decltype(Vector{} < Vector{}) active;
+    for (int l = 0; l < width; ++l) setLane(active, l, std::int64_t{unit(random) < 0.3 ? 0 : -1});
     projectOutsidePoint<3>(z, axes, active, x);
-    for (int l = 0; l < 8; ++l) {
-      const bool isActive = (l < 4 ? active.first : active.second)[l % 4] != 0;
+    for (int l = 0; l < width; ++l) {
       double lz[3], la[3], lx[3];
-      for (int i = 0; i < 3; ++i) {
-        lz[i] = (l < 4 ? z[i].first : z[i].second)[l % 4];
-        la[i] = (l < 4 ? axes[i].first : axes[i].second)[l % 4];
-      }
+      for (int i = 0; i < 3; ++i) lz[i] = getLane(z[i], l), la[i] = getLane(axes[i], l);
       projectOutsidePoint<3>(lz, la, true, lx);
-      for (int i = 0; i < 3; ++i) {
-        const double paired = (l < 4 ? x[i].first : x[i].second)[l % 4];
-        if (isActive) ASSERT_EQ(paired, lx[i]) << "trial " << trial << " lane " << l;
-      }
+      if (getLane(active, l) != 0)
+        for (int i = 0; i < 3; ++i) ASSERT_EQ(getLane(x[i], l), lx[i]) << "trial " << trial << " lane " << l;
     }
   }
+}
+
+TEST(EllipsoidSearch, PairedLanesGiveTheScalarBits) {
+  checkWideLanes<LanePair<Lanes>>(19);
+  checkWideLanes<LanePair<LanePair<Lanes>>>(23);
 }
 
 TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheirRange) {

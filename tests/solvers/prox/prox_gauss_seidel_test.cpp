@@ -48,9 +48,10 @@ TEST(ProxGaussSeidel, InterleavedSweepConvergesToTheSolutionAndKeepsItsResponse)
 // Runs of independent groups are updated together, with the lanes of the whole run gathered for
 // the closest-point search (sixteen, eight or four at a time) and the results scattered back
 // (searchRun); group by group, each group searches its own lanes. Both must give bit-identical
-// iterates and w, with one contact per body (300 bodies: every run is full) and with 6 contacts per
-// body (400 bodies: fewer groups qualify, runs of every length), for every r-factor strategy
-// (Blocked projects outside the runs).
+// iterates and w, with 300 contacts among 300 bodies (each body B of one contact, A of some others)
+// and with 2400 among 400 (6 contacts per body: fewer groups qualify, runs of every length), for
+// every r-factor strategy (Blocked projects outside the runs). A sixteen-lane search that drops a
+// lane fails this test and two others here.
 TEST(ProxGaussSeidel, RunsOfGroupsGiveTheBitsOfGroupByGroup) {
   struct Case {
     int contacts, bodies;
@@ -111,7 +112,7 @@ TEST(ProxGaussSeidel, SplitSweepConvergesToTheSolutionAndKeepsItsResponse) {
   settings.maxIterations = 20000;
   settings.tolAbs = 1e-12;
   settings.tolRel = 0.0;
-  ProxGaussSeidel solver(4, 1000);  // runs of up to four groups, as by default; split from 1000 contacts
+  ProxGaussSeidel solver(ProxGaussSeidel::kMaxRun, 1000);  // the default runs; split from 1000 contacts
   solver.setThreadPool(&twoThreads);
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver.solve(problem, settings, lambda);

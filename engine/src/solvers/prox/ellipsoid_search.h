@@ -2,7 +2,7 @@
 // The closest-point search of PROX paper sec. 4.1, shared by the friction projections
 // (prox_operators.cpp) and the Gauss-Seidel sweep, which runs it for the contacts of a group at
 // once. Every function takes T = double, a GCC vector of doubles with one problem per element, or
-// a LanePair of two such vectors (lane_pair.h); `active` (bool, or the comparison mask) says which
+// a LanePair of two such vectors or of two LanePairs (lane_pair.h); `active` (bool, or the comparison mask) says which
 // elements are to be solved, and the others are left as they were. Written once for all, with the
 // helpers below in place of std:: functions that take no vectors; element by element the vector
 // form does what the scalar does.
@@ -39,9 +39,9 @@ namespace contactlab::ellipsoid_search {
 
 constexpr double kRootTolerance = 1e-12;
 
-// Everything here is forced inline: the Gauss-Seidel sweep is compiled for AVX2 as well as for
-// baseline x86-64, and a 32-byte vector passed to an out-of-line function compiled for the other
-// target would be passed differently (GCC's -Wpsabi).
+// Everything here is forced inline: the Gauss-Seidel sweep is compiled for x86-64-v4 and AVX2 as
+// well as for baseline x86-64, and a 32-byte vector passed to an out-of-line function compiled
+// for another target would be passed differently (GCC's -Wpsabi).
 #define CONTACTLAB_LANE_INLINE [[gnu::always_inline]] inline
 
 // mask ? a : b, element by element (LanePair, lane_pair.h, has its own, found by argument-dependent

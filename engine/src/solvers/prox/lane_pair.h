@@ -1,7 +1,8 @@
 #pragma once
 // Two GCC vectors of doubles used as one vector of twice the lanes by ellipsoid_search.h: the
-// Gauss-Seidel sweep searches the outside lanes gathered from a run of groups eight at a time
-// (two chains of divisions and square roots side by side, and one loop's branches instead of two).
+// Gauss-Seidel sweep searches the outside lanes gathered from a run of groups eight at a time, or
+// sixteen as a LanePair of LanePairs (two or four chains of divisions and square roots side by
+// side, and one loop's branches instead of two or four).
 // A GCC vector of eight doubles would say the same, but GCC 12 lowers comparisons and selects on a
 // vector wider than the target's registers (AVX2: four doubles) element by element; here every
 // operation is two register-wide ones.

@@ -113,7 +113,7 @@ void ProxGaussSeidel::formGroups(const ContactProblem& problem) {
     partBegin_[part + 1] = end;
   }
   // The groups in sweep order, and for each how many of those just before it in its part share no
-  // dynamic body with it (updateGroups updates such runs together; a run stays within a part).
+  // dynamic body with it (updateRange updates such runs together; a run stays within a part).
   const int count = static_cast<int>(packed_.size());
   groupOfSlot_.assign(problem.numSlots, kNever);  // the position of the last group touching each body
   groups_.resize(count);
@@ -245,19 +245,20 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
   formGroups(problem);
   rFactorStride_ = r.isDiagonal() && !r.sameForEveryContact() ? 1 : 0;
   rFactors_.assign(rFactorStride_ == 1 ? groups_.size() : 1, GroupRFactors{});
+  const auto setRFactors = [&](GroupRFactors& rFactors, int lane, int k) {
+    for (int row = 0; row < 4; ++row) rFactors.rDiagonal[row][lane] = r.unscaledDiagonal(k)[row];
+    for (int row = 0; row < 3; ++row) rFactors.frictionMetricSqrt[row][lane] = r.frictionMetricSqrt(k)[row];
+  };
+  // Global: the one entry holds the R of every contact in every lane. Blocked: zeros, not read.
+  if (r.isDiagonal() && rFactorStride_ == 0 && problem.numContacts() > 0)
+    for (int lane = 0; lane < kGroupWidth; ++lane) setRFactors(rFactors_[0], lane, 0);
   for (int part = 0; part < kParts; ++part)
     for (int position = partBegin_[part]; position < partBegin_[part + 1]; ++position) {
       ContactGroup& group = groups_[position];
       for (int lane = 0; lane < kGroupWidth; ++lane) {
         const int k = group.contact[lane];
         const ContactBlock& block = k >= 0 ? problem.blocks[k] : kPaddingBlock;
-        // Global writes its one entry from every group, with the same values. A lane that is
-        // padding in every group keeps zeros there, read by padding lanes only (whose z is 0).
-        if (k >= 0 && r.isDiagonal()) {
-          GroupRFactors& rFactors = rFactors_[position * rFactorStride_];
-          for (int row = 0; row < 4; ++row) rFactors.rDiagonal[row][lane] = r.unscaledDiagonal(k)[row];
-          for (int row = 0; row < 3; ++row) rFactors.frictionMetricSqrt[row][lane] = r.frictionMetricSqrt(k)[row];
-        }
+        if (k >= 0 && rFactorStride_ == 1) setRFactors(rFactors_[position], lane, k);  // Local
         for (int row = 0; row < 3; ++row) {
           group.normal[row][lane] = block.frame(row, 0);
           group.tangentT[row][lane] = block.frame(row, 1);
@@ -575,12 +576,13 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
 
 // The sweep proper over the groups [begin, end), compiled three times and chosen at load time by
 // the CPU: for baseline x86-64 (each LanePack operation is two SSE2 instructions), for AVX2 (one
-// instruction, three-operand forms, twice the vector registers) and for x86-64-v4 (AVX-512: the same
-// 256-bit operations with 32 vector registers instead of 16, which holds more of the closest-point
-// searches' eight or sixteen lanes in registers; 5-9 % off the sweep, docs/benchmarks.md). None contracts a
-// multiply and an add into one FMA (the file is compiled with -ffp-contract=off, as x86-64-v4 has
-// FMA), so all round alike and results do not depend on the machine: a pile's trace from the AVX2
-// clone (under valgrind, which has no AVX-512) is bit-identical to the x86-64-v4 clone's.
+// instruction, three-operand forms, twice the vector registers) and for x86-64-v4 (AVX-512: the
+// same 256-bit operations with 32 vector registers instead of 16, which holds more of the
+// closest-point searches' eight or sixteen lanes in registers; 2-9 % off the sweep,
+// docs/benchmarks.md). None contracts a multiply and an add into one FMA (the file is compiled with
+// -ffp-contract=off, as x86-64-v4 has FMA), so all round alike and results do not depend on the
+// machine: a pile's trace from the AVX2 clone (under valgrind, which has no AVX-512) is
+// bit-identical to the x86-64-v4 clone's.
 [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]] double ProxGaussSeidel::updateRange(int begin, int end, const RFactors& r,
                                                                                int target) {
   // Plain pointers, read once: the stores into w may alias any double, members included.

@@ -28,7 +28,7 @@ namespace contactlab {
 // processor overlaps the updates of neighbouring groups. The order stays close to assembly
 // order; docs/benchmarks.md records its effect on the time and on the sweeps needed to converge.
 // A run of up to kMaxRun consecutive groups that share no body with one another is updated
-// together (updateGroups), so that the closest-point searches of all their outside lanes run in
+// together (updateRange), so that the closest-point searches of all their outside lanes run in
 // full vectors (searchRun).
 //
 // Two threads. A large problem (by default kSplitFromContacts contacts or more) is split by its dynamic
@@ -75,12 +75,12 @@ class ProxGaussSeidel final : public ProxSolver {
   // interleaveGroups: each position takes, of the next kInterleaveWindow groups not yet placed, the
   // first that shares no dynamic body with the kIndependentGroups groups before it, or else the
   // one that shares none with the most of them. Runs of up to kIndependentGroups + 1 groups are
-  // then updated together (updateRange). Seven (runs of eight groups, 32 contacts) since 27 Nov:
+  // then updated together (updateRange). Seven (runs of eight groups, 32 contacts) since 26 Nov:
   // a run's 10-16 outside lanes are searched sixteen at a time, and the sweep took 19 % less time
   // on the pyramid, 13 % on the 2000-body pile, 7-8 % on the tower and the jacks, and 4 % more on
   // the wall than with three (docs/benchmarks.md, "2026-11-26, fourth session"). Three had been chosen when a group with no
-  // independent candidate took the earliest one instead of the most independent: seven then
-  // slowed the wall, whose 82 bricks cannot fill that many disjoint groups, to half its speed.
+  // independent candidate took the earliest one instead of the most independent: seven then made
+  // the wall's sweep take 1.85 times as long (its 82 bricks cannot fill that many disjoint groups).
   static constexpr int kIndependentGroups = 7;
   static constexpr int kInterleaveWindow = 64;
   static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // per part, see prepare
@@ -115,7 +115,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // A group's diagonal R_k (Global and Local; Blocked applies its blocks through RFactors), kept
   // apart from ContactGroup: Global's R is one value for every contact, so the sweep reads one
   // entry for all groups (stride 0, as RFactors does) and only Local streams one per group. On the
-  // 2000-body pile this took 224 of a group's 1,600 bytes out of the sweep (1-4 % of its time).
+  // 2000-body pile this took 224 of a group's 1,600 bytes out of the sweep (0-4 % of its time).
   struct alignas(kGroupWidth * sizeof(double)) GroupRFactors {
     LanePack rDiagonal[4];           // R_k without the back-tracking scale
     LanePack frictionMetricSqrt[3];  // sqrt(G) of the friction rows, G = R_f^-1
@@ -161,7 +161,7 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<int> groupOfSlot_;
   static constexpr int kNever = -(1 << 30);
   // A group as formGroups packs it: its contacts and their dynamic bodies' slots (-1: none), in a
-  // few bytes instead of a ContactGroup's 1.5 KB, for the reordering to read and move.
+  // few bytes instead of a ContactGroup's 1.4 KB, for the reordering to read and move.
   struct PackedGroup {
     std::array<int, kGroupWidth> contact;
     std::array<int, 2 * kGroupWidth> slots;
