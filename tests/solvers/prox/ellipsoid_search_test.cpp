@@ -149,25 +149,29 @@ TEST(EllipsoidSearch, ProjectionLanesGiveTheScalarBitsAndTheMetricProjection) {
   checkProjectionLanes<2>(17);
 }
 
-// Lane l of a vector of lanes, a LanePair of them or a pair of LanePairs, and of their masks.
+// Lane l of a vector of lanes or of masks, or of a pair (LanePair, LaneMaskPair) of such, nested
+// or not: every element is 8 bytes, so a value of V has sizeof(V) / 8 lanes.
 template <class V>
-constexpr int kWidth = 4;
+constexpr int kWidth = sizeof(V) / sizeof(double);
 template <class V>
-constexpr int kWidth<LanePair<V>> = 2 * kWidth<V>;
-void setLane(Lanes& v, int l, double x) { v[l] = x; }
-double getLane(const Lanes& v, int l) { return v[l]; }
-void setLane(LaneMask& m, int l, std::int64_t x) { m[l] = x; }
-std::int64_t getLane(const LaneMask& m, int l) { return m[l]; }
+concept HalvesPair = requires(V v) { v.second; };
 template <class V, class X>
-void setLane(LanePair<V>& p, int l, X x) { l < kWidth<V> ? setLane(p.first, l, x) : setLane(p.second, l - kWidth<V>, x); }
+void setLane(V& v, int l, X x) {
+  if constexpr (HalvesPair<V>) {
+    constexpr int half = kWidth<decltype(v.first)>;
+    l < half ? setLane(v.first, l, x) : setLane(v.second, l - half, x);
+  } else {
+    v[l] = x;
+  }
+}
 template <class V>
-double getLane(const LanePair<V>& p, int l) { return l < kWidth<V> ? getLane(p.first, l) : getLane(p.second, l - kWidth<V>); }
-template <class M, class X>
-void setLane(LaneMaskPair<M>& p, int l, X x) { l < 4 * int(sizeof(p.first) / sizeof(LaneMask)) ? setLane(p.first, l, x) : setLane(p.second, l - 4 * int(sizeof(p.first) / sizeof(LaneMask)), x); }
-template <class M>
-std::int64_t getLane(const LaneMaskPair<M>& p, int l) {
-  constexpr int half = 4 * int(sizeof(p.first) / sizeof(LaneMask));
-  return l < half ? getLane(p.first, l) : getLane(p.second, l - half);
+auto getLane(const V& v, int l) {
+  if constexpr (HalvesPair<V>) {
+    constexpr int half = kWidth<decltype(v.first)>;
+    return l < half ? getLane(v.first, l) : getLane(v.second, l - half);
+  } else {
+    return v[l];
+  }
 }
 
 // Vectors of lanes searched as one, as the sweep searches its gathered lanes: a LanePair (eight

@@ -2,8 +2,8 @@
 // The closest-point search of PROX paper sec. 4.1, shared by the friction projections
 // (prox_operators.cpp) and the Gauss-Seidel sweep, which runs it for the contacts of a group at
 // once. Every function takes T = double, a GCC vector of doubles with one problem per element, or
-// a LanePair of two such vectors or of two LanePairs (lane_pair.h); `active` (bool, or the comparison mask) says which
-// elements are to be solved, and the others are left as they were. Written once for all, with the
+// a LanePair of two such vectors or of two LanePairs (lane_pair.h); `active` (bool, or the
+// comparison mask) says which elements are to be solved, and the others are left as they were. Written once for all, with the
 // helpers below in place of std:: functions that take no vectors; element by element the vector
 // form does what the scalar does.
 //

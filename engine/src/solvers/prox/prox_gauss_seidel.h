@@ -51,7 +51,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // independent, so every value gives bit-identical results; tests compare 1 with kMaxRun.
   // Problems of `splitFromContacts` contacts or more are split in two (tests use small ones).
   explicit ProxGaussSeidel(int maxRun, int splitFromContacts = kSplitFromContacts);
-  // The most groups updated together, the default: kIndependentGroups + 1 (see updateRange).
+  // The most groups updated together, the default (see kIndependentGroups and updateRange).
   static constexpr int kMaxRun = 8;
   // Problems of this many contacts or more are split for two threads (see the class comment).
   static constexpr int kSplitFromContacts = 16384;
@@ -78,10 +78,11 @@ class ProxGaussSeidel final : public ProxSolver {
   // then updated together (updateRange). Seven (runs of eight groups, 32 contacts) since 26 Nov:
   // a run's 10-16 outside lanes are searched sixteen at a time, and the sweep took 19 % less time
   // on the pyramid, 13 % on the 2000-body pile, 7-8 % on the tower and the jacks, and 4 % more on
-  // the wall than with three (docs/benchmarks.md, "2026-11-26, fourth session"). Three had been chosen when a group with no
-  // independent candidate took the earliest one instead of the most independent: seven then made
-  // the wall's sweep take 1.85 times as long (its 82 bricks cannot fill that many disjoint groups).
-  static constexpr int kIndependentGroups = 7;
+  // the wall than with three (docs/benchmarks.md, "2026-11-26, fourth session"). Three had been
+  // chosen when a group with no independent candidate took the earliest one instead of the most
+  // independent: seven then made the wall's sweep take 1.85 times as long (its 82 bricks cannot
+  // fill that many disjoint groups).
+  static constexpr int kIndependentGroups = kMaxRun - 1;
   static constexpr int kInterleaveWindow = 64;
   static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // per part, see prepare
   // Every problem is interleaved. Until 26 Nov only those whose w took at most 16 KB or that had at
@@ -137,8 +138,7 @@ class ProxGaussSeidel final : public ProxSolver {
                           const double* w, const RFactors& r,
                           UpdateState& state);
   // Groups updated together in updateRange: a group shares no body with up to kIndependentGroups
-  // before it, so any kIndependentGroups + 1 consecutive ones can be mutually independent.
-  static_assert(kMaxRun == kIndependentGroups + 1, "runs as long as the interleaving allows");
+  // before it, so any kIndependentGroups + 1 = kMaxRun consecutive ones can be mutually independent.
   static_assert(kMaxRun <= kZeroSlotSets, "the groups of a run use different zero slots (prepare)");
   struct CompactLanes;
   static void searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes);
