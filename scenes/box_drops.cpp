@@ -9,9 +9,6 @@
 namespace contactlab::scenes {
 namespace {
 
-constexpr double kJitter = 0.02;          // largest random offset from a lattice point along each axis, m
-constexpr double kFloorClearance = 0.05;  // gap under the lowest layer, m
-constexpr double kWallThickness = 0.5;    // several times what a body falling from the column's top moves in a step
 
 // `count` bodies of the named mesh at `scale`, with `mass` when given (else the default density).
 Scene dropMeshesIntoBox(const std::string& sceneName, const std::string& mesh, const SceneParams& params,
@@ -23,12 +20,12 @@ Scene dropMeshesIntoBox(const std::string& sceneName, const std::string& mesh, c
 
   SceneRandom random(seed);
   const std::vector<Vec3> drops = dropPositions(sceneName, count, Footprint::Square, 0.5 * width,
-                                                geometry->boundingRadius, kJitter, kFloorClearance, random);
+                                                geometry->boundingRadius, kLatticeJitter, kFloorClearance, random);
   Scene scene;
   // Walls as high as the falling column, so nothing leaves the container on its way down.
   double columnTop = 0.0;
   for (const Vec3& drop : drops) columnTop = std::max(columnTop, drop.z() + geometry->boundingRadius);
-  addBoxContainer(scene, width, columnTop, kWallThickness);
+  addBoxContainer(scene, width, columnTop, kContainerWallThickness);
   for (int i = 0; i < count; ++i) {
     BodyDesc body = meshBody(mesh + "_" + std::to_string(i), geometry, drops[i], random.orientation());
     body.mass = mass;

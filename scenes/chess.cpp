@@ -8,8 +8,6 @@
 namespace contactlab::scenes {
 namespace {
 
-constexpr double kJitter = 0.02;          // largest random offset from a lattice point along each axis, m
-constexpr double kFloorClearance = 0.05;  // gap under the lowest layer, m
 // The ground reaches this many drop areas across, room for pieces that roll away.
 constexpr double kGroundPerDropWidth = 3.0;
 
@@ -44,7 +42,8 @@ Scene buildChess(const SceneParams& params, std::uint64_t seed) {
   scene.bodies.push_back(groundBox(kGroundPerDropWidth * width));
   SceneRandom random(seed);
   const std::vector<Vec3> drops =
-      dropPositions("chess", count, Footprint::Square, 0.5 * width, largestRadius, kJitter, kFloorClearance, random);
+      dropPositions("chess", count, Footprint::Square, 0.5 * width, largestRadius, kLatticeJitter, kFloorClearance,
+                    random);
   for (int i = 0; i < count; ++i) {
     const auto& piece = set[i % kPiecesPerSet];
     scene.bodies.push_back(meshBody(piece->source + "_" + std::to_string(i), piece, drops[i], random.orientation()));

@@ -14,9 +14,7 @@ namespace {
 // 0.25; the spout's lower end is the mesh's lowest point.
 constexpr double kFunnelMouthRadius = 1.0;
 constexpr double kFunnelSpoutRadius = 0.25;
-constexpr double kJitter = 0.02;         // largest random offset from a lattice point along each axis, m
 constexpr double kMouthClearance = 0.1;  // gap between the funnel's rim and the lowest layer, m
-constexpr double kWallThickness = 0.5;
 // The container round the funnel's footprint, wider than the mouth by this factor.
 constexpr double kContainerWidthPerMouthDiameter = 1.2;
 // The container's walls reach this many body spans above the funnel's rim. Once the spout jams the
@@ -47,12 +45,12 @@ Scene buildFunnel(const SceneParams& params, std::uint64_t seed) {
   const Vec3 funnelPosition(0, 0, spoutHeight - funnel->boundsLower.z());
   const double rimHeight = funnelPosition.z() + funnel->boundsUpper.z();
   addBoxContainer(scene, kContainerWidthPerMouthDiameter * 2.0 * mouthRadius, rimHeight + kWallSpansAboveRim * span,
-                  kWallThickness);
+                  kContainerWallThickness);
   scene.bodies.push_back(meshBody("funnel", funnel, funnelPosition, Quat::Identity(), MotionType::Static));
 
   SceneRandom random(seed);
   const std::vector<Vec3> drops = dropPositions("funnel", count, Footprint::Disc, mouthRadius, jack->boundingRadius,
-                                                kJitter, rimHeight + kMouthClearance, random);
+                                                kLatticeJitter, rimHeight + kMouthClearance, random);
   for (int i = 0; i < count; ++i) {
     const std::string index = std::to_string(i);
     const Quat orientation = random.orientation();

@@ -9,13 +9,10 @@ namespace contactlab::scenes {
 namespace {
 
 constexpr double kMinSize = 0.2, kMaxSize = 0.4;  // box sides and sphere diameters, m
-constexpr double kJitter = 0.02;                  // largest random offset from a lattice point, m
 // Lattice cells hold the largest box in any orientation (half diagonal sqrt(3) * 0.2) plus the
 // jitter, so no two bodies overlap at the start, nor a body and the container.
 constexpr double kCellSize = 0.75;
-static_assert(0.5 * kCellSize >= 0.5 * kMaxSize * 1.7320508075688772 + kJitter);
-constexpr double kFloorClearance = 0.05;
-constexpr double kWallThickness = 0.5;
+static_assert(0.5 * kCellSize >= 0.5 * kMaxSize * 1.7320508075688772 + kLatticeJitter);
 constexpr double kMinWallHeight = 1.5;
 
 Scene buildPile(const SceneParams& params, std::uint64_t seed) {
@@ -26,7 +23,7 @@ Scene buildPile(const SceneParams& params, std::uint64_t seed) {
   const double wallHeight = std::max(kMinWallHeight, 0.25 * inner);
 
   Scene scene;
-  addBoxContainer(scene, inner, wallHeight, kWallThickness);
+  addBoxContainer(scene, inner, wallHeight, kContainerWallThickness);
 
   SceneRandom random(seed);
   const int cellsPerLayer = cellsAcross * cellsAcross;
@@ -35,8 +32,8 @@ Scene buildPile(const SceneParams& params, std::uint64_t seed) {
     const Vec3 cellCentre((cell % cellsAcross + 0.5) * kCellSize - 0.5 * inner,
                           (cell / cellsAcross + 0.5) * kCellSize - 0.5 * inner,
                           kFloorClearance + (layer + 0.5) * kCellSize);
-    const Vec3 jitter(random.uniform(-kJitter, kJitter), random.uniform(-kJitter, kJitter),
-                      random.uniform(-kJitter, kJitter));
+    const Vec3 jitter(random.uniform(-kLatticeJitter, kLatticeJitter), random.uniform(-kLatticeJitter, kLatticeJitter),
+                      random.uniform(-kLatticeJitter, kLatticeJitter));
     if (i % 2 == 0) {
       const Vec3 size(random.uniform(kMinSize, kMaxSize), random.uniform(kMinSize, kMaxSize),
                       random.uniform(kMinSize, kMaxSize));

@@ -21,6 +21,13 @@ class SceneRandom {
   std::mt19937_64 engine_;
 };
 
+// The drop scenes (box drops, chess, funnel, pile) start their bodies at lattice points, each moved
+// by up to kLatticeJitter along each axis so that no two columns are exactly aligned.
+constexpr double kLatticeJitter = 0.02;   // m
+constexpr double kFloorClearance = 0.05;  // gap under a lattice's lowest layer, m
+// Several times what a body falling from a column's top moves in a step, m.
+constexpr double kContainerWallThickness = 0.5;
+
 // Static ground box `extent` x `extent` x 1 whose top face is the plane z = 0.
 BodyDesc groundBox(double extent = 40.0);
 BodyDesc staticBox(const std::string& name, const Vec3& size, const Vec3& position,

@@ -13,7 +13,7 @@ namespace {
 constexpr double kGlassInnerRadius = 0.45;
 constexpr double kGlassInnerHeight = 1.12;
 constexpr double kGlassBase = 0.08;
-constexpr double kJitter = 0.01;         // largest random offset from a lattice point along each axis, m
+constexpr double kSphereJitter = 0.01;       // largest random offset from a lattice point along each axis, m
 constexpr double kBaseClearance = 0.05;  // gap between the glass's base and the lowest layer, m
 // The ground reaches this many glass diameters across, for spheres that spill over the rim.
 constexpr double kGroundPerGlassDiameter = 4.0;
@@ -38,7 +38,8 @@ Scene buildSpheres(const SceneParams& params, std::uint64_t seed) {
                                   MotionType::Static));
   SceneRandom random(seed);
   const std::vector<Vec3> drops = dropPositions("spheres", count, Footprint::Disc, kGlassInnerRadius * glassScale,
-                                                radius, kJitter, kGlassBase * glassScale + kBaseClearance, random);
+                                                radius, kSphereJitter, kGlassBase * glassScale + kBaseClearance,
+                                                random);
   for (int i = 0; i < count; ++i) {
     BodyDesc sphere = dynamicSphere("sphere_" + std::to_string(i), radius, drops[i]);
     sphere.mass = mass;

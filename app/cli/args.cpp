@@ -11,7 +11,7 @@
 namespace contactlab::cli {
 
 // Appended piece by piece: the one-expression form trips GCC 12's false -Wrestrict positive.
-std::string quoted(std::string_view text) {
+std::string inQuotes(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);
   out.append(1, '"').append(text).append(1, '"');
@@ -25,9 +25,9 @@ std::string quoted(std::string_view text) {
 double number(std::string_view flag, std::string_view text) {
   double value = 0.0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error == std::errc::result_out_of_range) reject(flag, quoted(text) + " is out of range");
-  if (error != std::errc() || end != text.data() + text.size()) reject(flag, quoted(text) + " is not a number");
-  if (!std::isfinite(value)) reject(flag, quoted(text) + " is not a finite number");
+  if (error == std::errc::result_out_of_range) reject(flag, inQuotes(text) + " is out of range");
+  if (error != std::errc() || end != text.data() + text.size()) reject(flag, inQuotes(text) + " is not a number");
+  if (!std::isfinite(value)) reject(flag, inQuotes(text) + " is not a finite number");
   return value;
 }
 
@@ -47,8 +47,8 @@ template <class Integer>
 Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimum) {
   Integer value{};
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error == std::errc::result_out_of_range) reject(flag, quoted(text) + " is out of range");
-  if (error != std::errc() || end != text.data() + text.size()) reject(flag, quoted(text) + " is not a whole number");
+  if (error == std::errc::result_out_of_range) reject(flag, inQuotes(text) + " is out of range");
+  if (error != std::errc() || end != text.data() + text.size()) reject(flag, inQuotes(text) + " is not a whole number");
   if (value < minimum) reject(flag, "must be at least " + std::to_string(minimum) + ", got " + std::string(text));
   return value;
 }
@@ -56,7 +56,7 @@ Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimu
 bool onOff(std::string_view flag, std::string_view text) {
   if (text == "on") return true;
   if (text == "off") return false;
-  reject(flag, "expected on or off, got " + quoted(text));
+  reject(flag, "expected on or off, got " + inQuotes(text));
 }
 
 std::string outputPath(std::string_view flag, std::string_view text) {
@@ -70,7 +70,7 @@ std::string solverName(std::string_view flag, std::string_view text) {
     if (s.name == text) return s.name;
     known += (known.empty() ? "" : ", ") + s.name;
   }
-  reject(flag, "unknown solver " + quoted(text) + " (available: " + known + ")");
+  reject(flag, "unknown solver " + inQuotes(text) + " (available: " + known + ")");
 }
 
 template int wholeNumber<int>(std::string_view, std::string_view, int);
@@ -79,7 +79,7 @@ namespace {
 
 void sceneParam(RunOptions& options, std::string_view flag, std::string_view text) {
   const auto equals = text.find('=');
-  if (equals == std::string_view::npos || equals == 0) reject(flag, "expected KEY=VALUE, got " + quoted(text));
+  if (equals == std::string_view::npos || equals == 0) reject(flag, "expected KEY=VALUE, got " + inQuotes(text));
   const std::string key(text.substr(0, equals));
   options.params[key] = number(std::string(flag) + " " + key, text.substr(equals + 1));
 }
@@ -111,7 +111,7 @@ const Flag kRunFlags[] = {
      [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.solver = solverName(f, v); }},
     {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
-       if (!parseRFactor(v, o.solver.rFactor)) reject(f, "expected global, local or blocked, got " + quoted(v));
+       if (!parseRFactor(v, o.solver.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));
      }},
     {"--dt", "S", "time step in seconds (default: the scene's dt)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.dt = positiveNumber(f, v); }},
@@ -145,7 +145,7 @@ const Flag kRunFlags[] = {
     {"--kdop", "14|18|26", "k of the kDOPs in the mesh bodies' bounding volume hierarchies (default 14)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        o.solver.kdop = wholeNumber(f, v, 0);
-       if (!isSupportedKdop(o.solver.kdop)) reject(f, "expected 14, 18 or 26, got " + quoted(v));
+       if (!isSupportedKdop(o.solver.kdop)) reject(f, "expected 14, 18 or 26, got " + inQuotes(v));
      }},
     {"--param", "KEY=VALUE", "set a built-in scene's parameter; repeatable (see contactlab-cli list)", sceneParam},
     {"--seed", "N", "random seed of a built-in scene (default 1)",
@@ -197,8 +197,8 @@ std::optional<RunOptions> parseRunArgs(Args args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     if (!arg.starts_with("--")) {
-      if (haveScene) throw UsageError("unexpected argument " + quoted(arg) + " (the scene is already " +
-                                      quoted(options.scene) + ")");
+      if (haveScene) throw UsageError("unexpected argument " + inQuotes(arg) + " (the scene is already " +
+                                      inQuotes(options.scene) + ")");
       options.scene = std::string(arg);
       haveScene = true;
       continue;

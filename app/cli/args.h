@@ -40,7 +40,7 @@ inline constexpr std::uint64_t kDefaultSeed = 1;
 
 // Value parsers shared by the commands' flags; each throws UsageError naming the flag.
 [[noreturn]] void reject(std::string_view flag, const std::string& problem);
-std::string quoted(std::string_view text);
+std::string inQuotes(std::string_view text);
 double number(std::string_view flag, std::string_view text);
 double positiveNumber(std::string_view flag, std::string_view text);
 double nonNegativeNumber(std::string_view flag, std::string_view text);

@@ -82,7 +82,7 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
       return std::nullopt;
     }
     if (!arg.starts_with("--")) {
-      if (haveFile) throw UsageError("unexpected argument " + quoted(arg) + " (the file is already " + quoted(o.file) + ")");
+      if (haveFile) throw UsageError("unexpected argument " + inQuotes(arg) + " (the file is already " + inQuotes(o.file) + ")");
       o.file = std::string(arg);
       haveFile = true;
       continue;
@@ -98,14 +98,14 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     else reject(name, "needs a value");
     if (name == "--solver") o.solver = solverName(name, value);
     else if (name == "--rfactor") {
-      if (!parseRFactor(value, o.rFactor)) reject(name, "expected global, local or blocked, got " + quoted(value));
+      if (!parseRFactor(value, o.rFactor)) reject(name, "expected global, local or blocked, got " + inQuotes(value));
     } else if (name == "--tol") o.tol = positiveNumber(name, value);
     else if (name == "--max-iter") o.maxIterations = wholeNumber(name, value, 1);
     else if (name == "--local-iter") o.localIterations = wholeNumber(name, value, 1);
     else if (name == "--local-tol") o.localTolerance = positiveNumber(name, value);
     else if (name == "--subspace") o.subspaceInterval = wholeNumber(name, value, 0);
     else if (name == "--local-solve") {
-      if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + quoted(value));
+      if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + inQuotes(value));
       o.exactLocalSolve = value == "exact";
     }
     else o.out = outputPath(name, value);

@@ -3,12 +3,11 @@
 namespace contactlab::testing {
 namespace {
 
-const CapsuleShape kCapsule{0.25, 0.5};
-const Quat kAlongX = rotationAbout(Vec3::UnitY(), 90);  // turns the capsule's axis from z to x
+const CapsuleShape kDefaultCapsule{0.25, 0.5};
 const BoxShape kSlab = boxOfHalfExtents(1, 1, 0.5);
 
 TEST(CapsuleBox, CapsuleLyingOnAFaceTouchesAtBothEnds) {
-  const ContactManifold contacts = collide(kCapsule, poseAt(Vec3(0.1, 0.2, 0.74), kAlongX), kSlab, Pose{});
+  const ContactManifold contacts = collide(kDefaultCapsule, poseAt(Vec3(0.1, 0.2, 0.74), kAlongX), kSlab, Pose{});
   expectContacts(contacts, {{-0.4, 0.2, 0.495}, {0.6, 0.2, 0.495}}, -0.01, -Vec3::UnitZ());
 }
 
@@ -19,7 +18,7 @@ TEST(CapsuleBox, CapsuleOverhangingASmallBoxTouchesAtTheFaceEdges) {
 }
 
 TEST(CapsuleBox, UprightCapsuleTouchesAtItsLowerEnd) {
-  const ContactManifold contacts = collide(kCapsule, poseAt(Vec3(0.2, 0, 1.24)), kSlab, Pose{});
+  const ContactManifold contacts = collide(kDefaultCapsule, poseAt(Vec3(0.2, 0, 1.24)), kSlab, Pose{});
   expectContacts(contacts, {{0.2, 0, 0.495}}, -0.01, -Vec3::UnitZ());
 }
 
@@ -29,21 +28,21 @@ TEST(CapsuleBox, CapsuleAcrossARidgeTouchesTheEdgeOnce) {
   const Quat alongY = rotationAbout(Vec3::UnitX(), 90);
   const double top = std::sqrt(0.5);
   const ContactManifold contacts =
-      collide(kCapsule, poseAt(Vec3(0.2, 0.1, top + 0.24), alongY), boxOfHalfExtents(0.5, 0.5, 0.5), ridge);
+      collide(kDefaultCapsule, poseAt(Vec3(0.2, 0.1, top + 0.24), alongY), boxOfHalfExtents(0.5, 0.5, 0.5), ridge);
   expectContacts(contacts, {{0.2, 0, top - 0.005}}, -0.01, -Vec3::UnitZ());
 }
 
 TEST(CapsuleBox, MarginDecidesWhetherAHoveringCapsuleIsReported) {
   const Pose hovering = poseAt(Vec3(0, 0, 0.8), kAlongX);  // 0.05 above the face
-  EXPECT_TRUE(collide(kCapsule, hovering, kSlab, Pose{}, 0.04).empty());
-  expectContacts(collide(kCapsule, hovering, kSlab, Pose{}, 0.06), {{-0.5, 0, 0.525}, {0.5, 0, 0.525}}, 0.05,
+  EXPECT_TRUE(collide(kDefaultCapsule, hovering, kSlab, Pose{}, 0.04).empty());
+  expectContacts(collide(kDefaultCapsule, hovering, kSlab, Pose{}, 0.06), {{-0.5, 0, 0.525}, {0.5, 0, 0.525}}, 0.05,
                  -Vec3::UnitZ());
 }
 
 TEST(CapsuleBox, AxisThroughTheBoxLeavesThroughTheNearestFace) {
   // The axis is 0.1 under the top face; the gap adds the radius. Points lie midway between the
   // face (z = 0.5) and the capsule's bottom (z = 0.15).
-  const ContactManifold contacts = collide(kCapsule, poseAt(Vec3(0, 0, 0.4), kAlongX), kSlab, Pose{});
+  const ContactManifold contacts = collide(kDefaultCapsule, poseAt(Vec3(0, 0, 0.4), kAlongX), kSlab, Pose{});
   expectContacts(contacts, {{-0.5, 0, 0.325}, {0.5, 0, 0.325}}, -0.35, -Vec3::UnitZ());
 }
 

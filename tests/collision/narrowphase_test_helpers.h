@@ -19,6 +19,10 @@ inline Quat rotationAbout(const Vec3& axis, double degrees) {
   return Quat(Eigen::AngleAxisd(degrees * std::numbers::pi / 180.0, axis.normalized()));
 }
 
+// Turn a capsule's axis (body z) to lie along x or along y.
+inline const Quat kAlongX = rotationAbout(Vec3::UnitY(), 90);
+inline const Quat kAlongY = rotationAbout(Vec3::UnitX(), 90);
+
 inline BoxShape boxOfHalfExtents(double x, double y, double z) { return BoxShape{Vec3(x, y, z)}; }
 
 // Collides a with b, checks the manifold's invariants and that b with a gives the same points with

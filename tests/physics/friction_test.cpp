@@ -9,7 +9,7 @@
 namespace contactlab {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 // A 0.4 m cube resting on a static slab tilted by `angle` about the world y axis.
 Scene inclineScene(double angle, double mu) {

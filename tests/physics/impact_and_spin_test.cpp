@@ -8,7 +8,7 @@
 namespace contactlab {
 namespace {
 
-constexpr double kG = 9.81;
+using test::kG;
 
 TEST(Restitution, SphereReboundsWithHalfItsImpactSpeedAndAQuarterOfItsHeight) {
   const double radius = 0.25, dropHeight = 1.0, restitution = 0.5;

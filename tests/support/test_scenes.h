@@ -7,6 +7,9 @@
 
 namespace contactlab::test {
 
+// |Scene::gravity| by default, m/s^2: the analytic results the physics tests compare with use it.
+constexpr double kG = 9.81;
+
 inline BodyDesc staticGround(double friction = 0.75) {
   BodyDesc ground;
   ground.name = "ground";

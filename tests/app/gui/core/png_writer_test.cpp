@@ -8,40 +8,37 @@
 #include <vector>
 
 #include "support/png_image.h"
+#include "support/temporary_directory.h"
 
 namespace contactlab::app {
 namespace {
 
 using test::readPng;
 
-std::filesystem::path scratchPath(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("contactlab_png_test_" + name);
-}
-
 TEST(PngWriter, WrittenPixelsReadBackUnchanged) {
   const int width = 7, height = 5;  // odd sizes: no row padding assumptions
   std::vector<std::uint8_t> rgb(width * height * 3);
   for (std::size_t i = 0; i < rgb.size(); ++i) rgb[i] = static_cast<std::uint8_t>((i * 37 + 11) % 256);
-  const std::string path = scratchPath("roundtrip.png").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "roundtrip.png").string();
   ASSERT_EQ(writePng(path, width, height, rgb), std::nullopt);
 
   const test::PngImage decoded = readPng(path);
   EXPECT_EQ(decoded.width, width);
   EXPECT_EQ(decoded.height, height);
   EXPECT_EQ(decoded.rgb, rgb);
-  std::filesystem::remove(path);
 }
 
 TEST(PngWriter, FirstRowIsTheTopOfTheImage) {
   // 1x2: a red top row and a blue bottom row.
   const std::vector<std::uint8_t> rgb = {255, 0, 0, 0, 0, 255};
-  const std::string path = scratchPath("orientation.png").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "orientation.png").string();
   ASSERT_EQ(writePng(path, 1, 2, rgb), std::nullopt);
   const test::PngImage decoded = readPng(path);
   ASSERT_EQ(decoded.rgb.size(), 6u);
   EXPECT_EQ(decoded.rgb[0], 255);  // red first
   EXPECT_EQ(decoded.rgb[5], 255);  // blue last
-  std::filesystem::remove(path);
 }
 
 TEST(PngWriter, UnwritablePathGivesAnErrorNamingIt) {
@@ -52,8 +49,8 @@ TEST(PngWriter, UnwritablePathGivesAnErrorNamingIt) {
 }
 
 TEST(PngWriter, WrongBufferSizeIsRejectedWithoutWriting) {
-  const std::string path = scratchPath("short.png").string();
-  std::filesystem::remove(path);
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "short.png").string();
   const auto error = writePng(path, 4, 4, std::vector<std::uint8_t>(10, 0));
   ASSERT_TRUE(error.has_value());
   EXPECT_NE(error->find(path), std::string::npos) << *error;
@@ -61,7 +58,8 @@ TEST(PngWriter, WrongBufferSizeIsRejectedWithoutWriting) {
 }
 
 TEST(PngWriter, NonPositiveSizeIsRejected) {
-  const auto error = writePng(scratchPath("empty.png").string(), 0, 3, {});
+  const test::TemporaryDirectory scratch;
+  const auto error = writePng((scratch.path() / "empty.png").string(), 0, 3, {});
   ASSERT_TRUE(error.has_value());
   EXPECT_NE(error->find("0x3"), std::string::npos) << *error;
 }

@@ -8,12 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "support/temporary_directory.h"
+
 namespace contactlab::app {
 namespace {
-
-std::filesystem::path scratchPath(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("contactlab_session_test_" + name);
-}
 
 std::vector<std::vector<std::string>> readCsv(const std::string& path) {
   std::ifstream in(path);
@@ -123,7 +121,8 @@ TEST(SimulationSession, ReloadStartsTheSceneOver) {
 
 TEST(SimulationSession, EngineErrorPausesAndIsReported) {
   // A body at 1e307 m/s with a 100 s step: its position overflows and the engine reports a non-finite state.
-  const std::string path = scratchPath("explodes.json").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "explodes.json").string();
   {
     std::ofstream out(path);
     out << R"({ "gravity": [0, 0, 0], "dt": 100, "bodies": [ { "shape": "sphere", "radius": 0.5, "position": [0, 0, 0],
@@ -138,7 +137,6 @@ TEST(SimulationSession, EngineErrorPausesAndIsReported) {
   EXPECT_NE(error->find("non-finite"), std::string::npos) << *error;
   EXPECT_TRUE(session.paused());
   EXPECT_EQ(session.stepsForFrame(1.0), 0);
-  std::filesystem::remove(path);
 }
 
 TEST(SimulationSession, RealTimePacingAccumulatesScaledWallTime) {
@@ -266,7 +264,8 @@ TEST(SimulationSession, SavedStateLoadsBackWithTheSameBodies) {
   SimulationSession session;
   ASSERT_EQ(session.load(SceneSource::builtin("tower")), std::nullopt);
   ASSERT_EQ(session.step(30), std::nullopt);
-  const std::string path = scratchPath("state.json").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "state.json").string();
   ASSERT_EQ(session.saveState(path), std::nullopt);
   const std::vector<Body> saved = session.world().bodies();
 
@@ -283,7 +282,6 @@ TEST(SimulationSession, SavedStateLoadsBackWithTheSameBodies) {
     EXPECT_LT((bodies[i].angularVelocity - saved[i].angularVelocity).norm(), 1e-12) << i;
     EXPECT_NEAR(bodies[i].mass, saved[i].mass, 1e-9 * saved[i].mass) << i;
   }
-  std::filesystem::remove(path);
 
   const std::string unwritable = "/no/such/folder/state.json";
   const auto error = session.saveState(unwritable);
@@ -295,7 +293,8 @@ TEST(SimulationSession, HistoryCsvReadsBackExactly) {
   SimulationSession session;
   ASSERT_EQ(session.load(SceneSource::builtin("tower")), std::nullopt);
   ASSERT_EQ(session.step(6), std::nullopt);
-  const std::string path = scratchPath("history.csv").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "history.csv").string();
   ASSERT_EQ(session.exportHistoryCsv(path), std::nullopt);
   const auto rows = readCsv(path);
   ASSERT_EQ(rows.size(), 7u);
@@ -320,14 +319,14 @@ TEST(SimulationSession, HistoryCsvReadsBackExactly) {
     EXPECT_EQ(std::stoi(row[9]), samples[i].contacts);
     EXPECT_EQ(number(row[16]), samples[i].stepMs);
   }
-  std::filesystem::remove(path);
 }
 
 TEST(SimulationSession, LastSolveCsvReadsBackExactly) {
   SimulationSession session;
   ASSERT_EQ(session.load(SceneSource::builtin("tower")), std::nullopt);
   ASSERT_EQ(session.step(4), std::nullopt);
-  const std::string path = scratchPath("solve.csv").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "solve.csv").string();
   ASSERT_EQ(session.exportLastSolveCsv(path), std::nullopt);
   const auto rows = readCsv(path);
   const SolveReport& solve = session.lastSolve();
@@ -339,7 +338,6 @@ TEST(SimulationSession, LastSolveCsvReadsBackExactly) {
     EXPECT_EQ(number(rows[i + 1][1]), solve.residualHistory[i]);
     EXPECT_EQ(number(rows[i + 1][2]), solve.rFactorHistory[i]);
   }
-  std::filesystem::remove(path);
 
   const auto error = session.exportHistoryCsv("/no/such/folder/h.csv");
   ASSERT_TRUE(error.has_value());

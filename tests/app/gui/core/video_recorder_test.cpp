@@ -10,12 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "support/temporary_directory.h"
+
 namespace contactlab::app {
 namespace {
-
-std::filesystem::path scratchPath(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("contactlab_video_test_" + name);
-}
 
 std::string runCommand(const std::string& command) {
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
@@ -61,7 +59,8 @@ class EmptyPath {
 TEST(VideoRecorder, WritesExactlyTheFramesGivenAtTheGivenSize) {
   ASSERT_TRUE(VideoRecorder::findFfmpeg().has_value()) << "ffmpeg must be installed (scripts/install-deps.sh)";
   const int width = 160, height = 90, frames = 24;
-  const std::string path = scratchPath("frames.mp4").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "frames.mp4").string();
   VideoRecorder recorder;
   ASSERT_EQ(recorder.start(path, width, height, 30.0), std::nullopt);
   EXPECT_TRUE(recorder.recording());
@@ -74,12 +73,12 @@ TEST(VideoRecorder, WritesExactlyTheFramesGivenAtTheGivenSize) {
       "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 '" +
       path + "'");
   EXPECT_EQ(probe, "160,90,24");
-  std::filesystem::remove(path);
 }
 
 TEST(VideoRecorder, OddAndNonPositiveSizesAreRejected) {
   VideoRecorder recorder;
-  const std::string path = scratchPath("odd.mp4").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "odd.mp4").string();
   const auto odd = recorder.start(path, 161, 90, 30.0);
   ASSERT_TRUE(odd.has_value());
   EXPECT_NE(odd->find("161x90"), std::string::npos) << *odd;
@@ -95,7 +94,8 @@ TEST(VideoRecorder, MissingFfmpegGivesAClearMessage) {
   const EmptyPath emptyPath;
   EXPECT_EQ(VideoRecorder::findFfmpeg(), std::nullopt);
   VideoRecorder recorder;
-  const auto error = recorder.start(scratchPath("none.mp4").string(), 64, 64, 30.0);
+  const test::TemporaryDirectory scratch;
+  const auto error = recorder.start((scratch.path() / "none.mp4").string(), 64, 64, 30.0);
   ASSERT_TRUE(error.has_value());
   EXPECT_NE(error->find("ffmpeg not found"), std::string::npos) << *error;
   EXPECT_FALSE(recorder.recording());
@@ -103,7 +103,8 @@ TEST(VideoRecorder, MissingFfmpegGivesAClearMessage) {
 
 TEST(VideoRecorder, FrameOfTheWrongSizeIsRejected) {
   VideoRecorder recorder;
-  const std::string path = scratchPath("wrong.mp4").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "wrong.mp4").string();
   ASSERT_EQ(recorder.start(path, 64, 64, 30.0), std::nullopt);
   const auto error = recorder.addFrame(std::vector<std::uint8_t>(10, 0));
   ASSERT_TRUE(error.has_value());
@@ -111,13 +112,13 @@ TEST(VideoRecorder, FrameOfTheWrongSizeIsRejected) {
   EXPECT_TRUE(recorder.recording());
   ASSERT_EQ(recorder.addFrame(syntheticFrame(64, 64, 0)), std::nullopt);
   EXPECT_EQ(recorder.stop(), std::nullopt);
-  std::filesystem::remove(path);
 }
 
 TEST(VideoRecorder, FfmpegFailingReportsItsLogInsteadOfKillingTheApp) {
   // ffmpeg cannot write a file with an extension it knows no muxer for; it exits early while we
   // keep sending frames, which must give an error, not SIGPIPE.
-  const std::string path = scratchPath("bad.unknown_extension").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "bad.unknown_extension").string();
   VideoRecorder recorder;
   ASSERT_EQ(recorder.start(path, 320, 240, 30.0), std::nullopt);
   std::optional<std::string> error;
@@ -135,13 +136,13 @@ TEST(VideoRecorder, MissingFolderAndDoubleStartAreErrors) {
   ASSERT_TRUE(missing.has_value());
   EXPECT_NE(missing->find("/no/such/folder/out.mp4"), std::string::npos) << *missing;
 
-  const std::string path = scratchPath("twice.mp4").string();
+  const test::TemporaryDirectory scratch;
+  const std::string path = (scratch.path() / "twice.mp4").string();
   ASSERT_EQ(recorder.start(path, 64, 64, 30.0), std::nullopt);
   EXPECT_TRUE(recorder.start(path, 64, 64, 30.0).has_value());
   EXPECT_EQ(recorder.stop(), std::nullopt);
   EXPECT_TRUE(recorder.stop().has_value());  // not recording any more
   EXPECT_TRUE(recorder.addFrame(syntheticFrame(64, 64, 0)).has_value());
-  std::filesystem::remove(path);
 }
 
 }  // namespace
