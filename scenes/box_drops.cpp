@@ -9,7 +9,6 @@
 namespace contactlab::scenes {
 namespace {
 
-
 // `count` bodies of the named mesh at `scale`, with `mass` when given (else the default density).
 Scene dropMeshesIntoBox(const std::string& sceneName, const std::string& mesh, const SceneParams& params,
                         std::optional<double> mass, std::uint64_t seed) {

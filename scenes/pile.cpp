@@ -32,7 +32,8 @@ Scene buildPile(const SceneParams& params, std::uint64_t seed) {
     const Vec3 cellCentre((cell % cellsAcross + 0.5) * kCellSize - 0.5 * inner,
                           (cell / cellsAcross + 0.5) * kCellSize - 0.5 * inner,
                           kFloorClearance + (layer + 0.5) * kCellSize);
-    const Vec3 jitter(random.uniform(-kLatticeJitter, kLatticeJitter), random.uniform(-kLatticeJitter, kLatticeJitter),
+    const Vec3 jitter(random.uniform(-kLatticeJitter, kLatticeJitter),
+                      random.uniform(-kLatticeJitter, kLatticeJitter),
                       random.uniform(-kLatticeJitter, kLatticeJitter));
     if (i % 2 == 0) {
       const Vec3 size(random.uniform(kMinSize, kMaxSize), random.uniform(kMinSize, kMaxSize),

@@ -158,6 +158,7 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
 }
 
 TEST(SolveCommand, SubspaceStepsSolveTheStack) {
+  CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   // BoxesStack1 to Siconos PROX's residual (1.15e-9) through the CLI; the label says how.
   const CliResult result = runCli("solve '" + test::fc3dPath("BoxesStack1-i100000-32.hdf5.dat") +
                                   "' --rfactor local --subspace 50 --tol 1e-9");

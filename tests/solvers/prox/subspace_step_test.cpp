@@ -78,6 +78,7 @@ TEST(SubspaceStep, SeparatingContactsGetNoImpulse) {
 }
 
 TEST(SubspaceStep, ProxGsWithSubspaceStepsSolvesTheStackPlainProxGsStallsOn) {
+  CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   // BoxesStack1 (52 contacts of a resting stack): PROX-GS alone is near 2e-5 after 10000 sweeps
   // (docs/fc3d.md); with a subspace step every 50 sweeps it goes below Siconos PROX's 1.15e-9.
   const DelassusProblem problem = readFc3dFile(test::fc3dPath("BoxesStack1-i100000-32.hdf5.dat"));
@@ -103,6 +104,7 @@ TEST(SubspaceStep, ProxGsWithSubspaceStepsSolvesTheStackPlainProxGsStallsOn) {
 }
 
 TEST(SubspaceStep, BoxSolversTakeNone) {
+  CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   // pgs and psor run PROX's outer loop on the box problem, which the step does not solve: the
   // setting must leave them exactly as they are.
   const DelassusProblem problem = readFc3dFile(test::fc3dPath("BoxesStack1-i100000-32.hdf5.dat"));
