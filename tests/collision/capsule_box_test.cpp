@@ -25,10 +25,9 @@ TEST(CapsuleBox, UprightCapsuleTouchesAtItsLowerEnd) {
 TEST(CapsuleBox, CapsuleAcrossARidgeTouchesTheEdgeOnce) {
   // The box turned 45 degrees about x has its top edge along x at height sqrt(1/2).
   const Pose ridge = poseAt(Vec3::Zero(), rotationAbout(Vec3::UnitX(), 45));
-  const Quat alongY = rotationAbout(Vec3::UnitX(), 90);
   const double top = std::sqrt(0.5);
   const ContactManifold contacts =
-      collide(kDefaultCapsule, poseAt(Vec3(0.2, 0.1, top + 0.24), alongY), boxOfHalfExtents(0.5, 0.5, 0.5), ridge);
+      collide(kDefaultCapsule, poseAt(Vec3(0.2, 0.1, top + 0.24), kAlongY), boxOfHalfExtents(0.5, 0.5, 0.5), ridge);
   expectContacts(contacts, {{0.2, 0, top - 0.005}}, -0.01, -Vec3::UnitZ());
 }
 
