@@ -175,9 +175,11 @@ auto getLane(const V& v, int l) {
 }
 
 // Vectors of lanes searched as one, as the sweep searches its gathered lanes: a LanePair (eight
-// lanes) and a pair of LanePairs (sixteen). Each active lane gives the scalar search's bits,
-// whichever lanes are inactive (their x is not meaningful: the sweep keeps its own value there).
-template <class Vector>
+// lanes), a pair of LanePairs (sixteen), and the x86-64-v4 sweep's 512-bit vectors (eight) and
+// pairs of them. Each active lane gives the scalar search's bits, whichever lanes are inactive
+// (their x is not meaningful: the sweep keeps its own value there), with the spheroid's two-term
+// search as with the three-term one (the lanes' tangential axes are equal).
+template <class Vector, bool spheroid>
 void checkWideLanes(unsigned seed) {
   constexpr int width = kWidth<Vector>;
   std::mt19937_64 random(seed);
@@ -198,20 +200,57 @@ void checkWideLanes(unsigned seed) {
     }
     decltype(Vector{} < Vector{}) active;
     for (int l = 0; l < width; ++l) setLane(active, l, std::int64_t{unit(random) < 0.3 ? 0 : -1});
-    projectOutsidePoint<3>(z, axes, active, x);
+    projectOutsidePoint<3, spheroid>(z, axes, active, x);
     for (int l = 0; l < width; ++l) {
       double lz[3], la[3], lx[3];
       for (int i = 0; i < 3; ++i) lz[i] = getLane(z[i], l), la[i] = getLane(axes[i], l);
-      projectOutsidePoint<3>(lz, la, true, lx);
+      projectOutsidePoint<3, spheroid>(lz, la, true, lx);
       if (getLane(active, l) != 0)
         for (int i = 0; i < 3; ++i) ASSERT_EQ(getLane(x[i], l), lx[i]) << "trial " << trial << " lane " << l;
     }
   }
 }
 
+using EightLanes = double __attribute__((vector_size(8 * sizeof(double))));
+
 TEST(EllipsoidSearch, PairedLanesGiveTheScalarBits) {
-  checkWideLanes<LanePair<Lanes>>(19);
-  checkWideLanes<LanePair<LanePair<Lanes>>>(23);
+  checkWideLanes<LanePair<Lanes>, false>(19);
+  checkWideLanes<LanePair<LanePair<Lanes>>, false>(23);
+  checkWideLanes<EightLanes, false>(29);
+  checkWideLanes<LanePair<EightLanes>, false>(31);
+}
+
+TEST(EllipsoidSearch, SpheroidLanesGiveTheScalarBits) {
+  checkWideLanes<Lanes, true>(37);
+  checkWideLanes<LanePair<LanePair<Lanes>>, true>(41);
+  checkWideLanes<LanePair<EightLanes>, true>(43);
+}
+
+// The spheroid's two-term search solves the same secular equation as the three-term one: on
+// spheroids (mu_t = mu_s) in the shapes the sweep meets, over six decades of lambda_n and torsion
+// axes from 1e-6 to 1 of the tangential ones, both points agree to 1e-10 of the tangential axis
+// and lie on the spheroid to 1e-9 (both searches stop within 1e-12 relative of the root in t).
+TEST(EllipsoidSearch, SpheroidSearchFindsTheThreeTermPoint) {
+  std::mt19937_64 random(47);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  for (int trial = 0; trial < 20000; ++trial) {
+    const double normal = std::pow(10.0, 6.0 * unit(random) - 3.0);
+    const double torsionRatio = std::pow(10.0, -6.0 * unit(random));
+    const double axes[3] = {0.75 * normal, 0.75 * normal, 0.75 * torsionRatio * normal};
+    double z[3];
+    do {
+      for (int i = 0; i < 3; ++i) z[i] = 4.0 * axes[i] * (unit(random) - 0.5);
+    } while ((z[0] / axes[0]) * (z[0] / axes[0]) + (z[1] / axes[1]) * (z[1] / axes[1]) + (z[2] / axes[2]) * (z[2] / axes[2]) <= 1.0);
+    double general[3], spheroid[3];
+    projectOutsidePoint<3, false>(z, axes, true, general);
+    projectOutsidePoint<3, true>(z, axes, true, spheroid);
+    double onSurface = 0.0;
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_NEAR(spheroid[i], general[i], 1e-10 * axes[0]) << "trial " << trial << " coordinate " << i;
+      onSurface += (spheroid[i] / axes[i]) * (spheroid[i] / axes[i]);
+    }
+    ASSERT_NEAR(onSurface, 1.0, 1e-9) << "trial " << trial;
+  }
 }
 
 TEST(EllipsoidSearch, ReciprocalsAreCloseToDivisionAndExactOutsideTheirRange) {

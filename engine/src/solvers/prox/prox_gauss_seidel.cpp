@@ -2,7 +2,7 @@
 
 #include "core/thread_pool.h"
 #include "solvers/prox/ellipsoid_search.h"
-#include "solvers/prox/lane_pair.h"
+#include "solvers/prox/gathered_search.h"
 
 #include <algorithm>
 #include <bit>
@@ -249,6 +249,10 @@ void ProxGaussSeidel::prepare(const ContactProblem& problem, const RFactors& r) 
     for (int row = 0; row < 4; ++row) rFactors.rDiagonal[row][lane] = r.unscaledDiagonal(k)[row];
     for (int row = 0; row < 3; ++row) rFactors.frictionMetricSqrt[row][lane] = r.frictionMetricSqrt(k)[row];
   };
+  spheroidSearch_ = r.isDiagonal();
+  for (int k = 0; k < problem.numContacts() && spheroidSearch_; ++k)
+    spheroidSearch_ = problem.blocks[k].friction[0] == problem.blocks[k].friction[1] &&
+                      r.frictionMetricSqrt(k)[0] == r.frictionMetricSqrt(k)[1];
   // Global: the one entry holds the R of every contact in every lane. Blocked: zeros, not read.
   if (r.isDiagonal() && rFactorStride_ == 0 && problem.numContacts() > 0)
     for (int lane = 0; lane < kGroupWidth; ++lane) setRFactors(rFactors_[0], lane, 0);
@@ -439,45 +443,18 @@ struct ProxGaussSeidel::UpdateState {
 }
 
 // The lanes to search, gathered from the groups of a run into consecutive lanes (see searchRun),
-// and padded with harmless outside points of the unit ball up to a whole LanePair or pair of them.
-struct ProxGaussSeidel::CompactLanes {
-  static constexpr int kCapacity = kMaxRun * kGroupWidth;
-  static_assert(kCapacity % (4 * kGroupWidth) == 0, "padding fills whole pairs of LanePairs");
-  alignas(kGroupWidth * sizeof(double)) double scaledZ[3][kCapacity];
-  alignas(kGroupWidth * sizeof(double)) double scaledAxes[3][kCapacity];
-  alignas(kGroupWidth * sizeof(double)) double z[3][kCapacity];
-  alignas(kGroupWidth * sizeof(double)) double x[3][kCapacity];
+// and where each came from.
+struct ProxGaussSeidel::CompactLanes : gathered_search::GatheredLanes {
+  static_assert(kCapacity >= kMaxRun * kGroupWidth, "room for every lane of a run");
   UpdateState* state[kCapacity];
   int lane[kCapacity];
-  int count;
 };
-
-namespace {
-
-// The search on the compacted lanes [begin, begin + lanes of T) as one vector problem of T (a
-// LanePack, a LanePair of them or a pair of LanePairs); lanes from `count` on are padding, not active.
-template <class T, class Lanes>
-[[gnu::always_inline]] inline void searchCompacted(Lanes& lanes, int begin) {
-  alignas(sizeof(T)) static constexpr double kLaneIndex[Lanes::kCapacity] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
-  static_assert(Lanes::kCapacity == 32, "kLaneIndex lists every lane");
-  T scaledZ[3], scaledAxes[3], z[3], x[3], laneIndex;
-  for (int i = 0; i < 3; ++i) {
-    __builtin_memcpy(&scaledZ[i], lanes.scaledZ[i] + begin, sizeof(T));
-    __builtin_memcpy(&scaledAxes[i], lanes.scaledAxes[i] + begin, sizeof(T));
-    __builtin_memcpy(&z[i], lanes.z[i] + begin, sizeof(T));
-  }
-  __builtin_memcpy(&laneIndex, kLaneIndex + begin, sizeof(T));
-  ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, laneIndex < double(lanes.count), x, z);
-  for (int i = 0; i < 3; ++i) __builtin_memcpy(lanes.x[i] + begin, &x[i], sizeof(T));
-}
-
-}  // namespace
 
 // The closest-point searches of a run of independent groups (kMaxRun at most), for the outside
 // lanes that the vector search may take (beginUpdate's `together`). A group alone with two lanes
 // or more to search searches them in place. Otherwise the lanes of the run are gathered into
-// consecutive lanes and searched sixteen (a pair of LanePairs), eight (a LanePair) or four at a
-// time, or, a single lane, by the scalar search (a vector search costs four lanes' worth for one).
+// consecutive lanes and searched sixteen, eight or four at a time (searchGatheredLanes), or, a
+// single lane, by the scalar search (a vector search costs four lanes' worth for one).
 // A search is a chain of dependent divisions and square roots, three or four evaluations long; the
 // more lanes side by side, the more of that chain is shared (on the pile's outside lanes, timed
 // alone, 44 ns per lane sixteen at a time against 55 eight at a time: docs/benchmarks.md, "2026-11-26,
@@ -485,11 +462,12 @@ template <class T, class Lanes>
 // would each take a vector lane (on the pyramid 45 % of the lanes are outside, and gathering took
 // its sweep from 33 to 29 ns per contact). Each lane's search depends on its own values only, so
 // the results are those of searching every lane alone.
-[[gnu::always_inline]] inline void ProxGaussSeidel::searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes) {
+[[gnu::always_inline]] inline void ProxGaussSeidel::searchRun(UpdateState (&states)[kMaxRun], int run, bool spheroid,
+                                                               CompactLanes& lanes) {
   if (run == 1 && states[0].lanesTogether >= 2) {
     UpdateState& s = states[0];
     LanePack x[3];
-    ellipsoid_search::projectOutsidePoint<3>(s.scaledZ, s.scaledAxes, s.together, x, s.z + 1);
+    gathered_search::projectOutsidePoints(s.scaledZ, s.scaledAxes, s.together, x, s.z + 1, spheroid);
     for (int i = 0; i < 3; ++i) s.next[1 + i] = s.together ? x[i] : s.next[1 + i];
     s.outside = s.outside && !s.together;
     return;
@@ -514,19 +492,10 @@ template <class T, class Lanes>
   if (count == 1) {  // scalar: a vector search's divisions and square roots would cost four lanes' worth
     double scaledZ[3], scaledAxes[3], z[3], x[3];
     for (int i = 0; i < 3; ++i) scaledZ[i] = lanes.scaledZ[i][0], scaledAxes[i] = lanes.scaledAxes[i][0], z[i] = lanes.z[i][0];
-    ellipsoid_search::projectOutsidePoint<3>(scaledZ, scaledAxes, true, x, z);
+    gathered_search::projectOutsidePoints(scaledZ, scaledAxes, true, x, z, spheroid);
     for (int i = 0; i < 3; ++i) lanes.x[i][0] = x[i];
   } else if (count > 1) {
-    const int unit = count > 2 * kGroupWidth ? 4 * kGroupWidth : 2 * kGroupWidth;
-    const int padded = (count + unit - 1) / unit * unit;
-    for (int c = count; c < padded; ++c)
-      for (int i = 0; i < 3; ++i) lanes.scaledZ[i][c] = 2.0, lanes.scaledAxes[i][c] = 1.0, lanes.z[i][c] = 0.0;
-    int begin = 0;
-    for (; count - begin > 2 * kGroupWidth; begin += 4 * kGroupWidth)
-      searchCompacted<ellipsoid_search::LanePair<ellipsoid_search::LanePair<LanePack>>>(lanes, begin);
-    for (; count - begin > kGroupWidth; begin += 2 * kGroupWidth)
-      searchCompacted<ellipsoid_search::LanePair<LanePack>>(lanes, begin);
-    if (count > begin) searchCompacted<LanePack>(lanes, begin);
+    gathered_search::searchGatheredLanes(lanes, spheroid);
   }
   for (int c = 0; c < count; ++c)
     for (int i = 0; i < 3; ++i) lanes.state[c]->next[1 + i][lanes.lane[c]] = lanes.x[i][c];
@@ -594,6 +563,7 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
   double* const w = w_.data();
   const std::size_t stop = end;
   const int maxRun = maxRun_;
+  const bool spheroid = spheroidSearch_;
   // The merit's maximum lane by lane over the groups, then over the lanes: the same maximum (no NaN
   // enters: a comparison with NaN keeps the old value, as std::max did group by group).
   LanePack merit = {};
@@ -606,7 +576,7 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
     while (run < maxRun && i + run < stop && groups[i + run].independentBefore >= run) ++run;
     for (int j = 0; j < run; ++j)
       beginUpdate(groups[i + j], rFactors[(i + j) * rFactorStride], lambda[i + j], w, r, states[j]);
-    if (r.isDiagonal()) searchRun(states, run, lanes);
+    if (r.isDiagonal()) searchRun(states, run, spheroid, lanes);
     for (int j = 0; j < run; ++j) finishUpdate(groups[i + j], lambda[i + j], next[i + j], w, r, states[j], merit);
     i += run;
   }

@@ -141,7 +141,7 @@ class ProxGaussSeidel final : public ProxSolver {
   // before it, so any kIndependentGroups + 1 = kMaxRun consecutive ones can be mutually independent.
   static_assert(kMaxRun <= kZeroSlotSets, "the groups of a run use different zero slots (prepare)");
   struct CompactLanes;
-  static void searchRun(UpdateState (&states)[kMaxRun], int run, CompactLanes& lanes);
+  static void searchRun(UpdateState (&states)[kMaxRun], int run, bool spheroid, CompactLanes& lanes);
   static void finishUpdate(const ContactGroup& group, const GroupLambda& lambda, GroupLambda& next, double* w,
                            const RFactors& r, UpdateState& state, LanePack& merit);
 
@@ -155,6 +155,12 @@ class ProxGaussSeidel final : public ProxSolver {
   std::vector<ContactGroup> groups_;       // the sweep order
   std::vector<GroupRFactors> rFactors_;    // group i's is rFactors_[i * rFactorStride_]
   int rFactorStride_ = 0;                  // 1 for Local; 0 for Global (one for all) and Blocked (unused)
+  // Every contact's friction ellipsoid, in the metric of its r-factors, has equal tangential axes
+  // (mu_t = mu_s and equal metric entries: always with Global's single R): the closest-point
+  // searches then solve the two-term secular equation of a spheroid (ellipsoid_search.h). A
+  // property of the whole solve, so that every lane of every search takes the same path and the
+  // results do not depend on how the lanes are batched.
+  bool spheroidSearch_ = false;
   std::vector<char> grouped_;              // per contact: already in a group
   // Per dynamic body: the last group touching it so far (its index while packing, its position in
   // the sweep while ordering; kNever for none).
