@@ -546,12 +546,12 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
 // The sweep proper over the groups [begin, end), compiled three times and chosen at load time by
 // the CPU: for baseline x86-64 (each LanePack operation is two SSE2 instructions), for AVX2 (one
 // instruction, three-operand forms, twice the vector registers) and for x86-64-v4 (AVX-512: the
-// same 256-bit operations with 32 vector registers instead of 16, which holds more of the
-// closest-point searches' eight or sixteen lanes in registers; 2-9 % off the sweep,
-// docs/benchmarks.md). None contracts a multiply and an add into one FMA (the file is compiled with
-// -ffp-contract=off, as x86-64-v4 has FMA), so all round alike and results do not depend on the
-// machine: a pile's trace from the AVX2 clone (under valgrind, which has no AVX-512) is
-// bit-identical to the x86-64-v4 clone's.
+// same 256-bit operations with 32 vector registers instead of 16; 2-9 % off the sweep on 26 Nov,
+// when the gathered lanes' searches were still inlined here; they now run in 512-bit vectors in
+// gathered_search_avx512.cpp). None contracts a multiply and an add into one FMA (the file is
+// compiled with -ffp-contract=off, as x86-64-v4 has FMA), so all round alike and results do not
+// depend on the machine: a pile's trace from the AVX2 clone and the 256-bit searches (under
+// valgrind, which has no AVX-512) is bit-identical to the x86-64-v4 clone's with the 512-bit ones.
 [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]] double ProxGaussSeidel::updateRange(int begin, int end, const RFactors& r,
                                                                                int target) {
   // Plain pointers, read once: the stores into w may alias any double, members included.
