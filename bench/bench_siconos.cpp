@@ -26,7 +26,7 @@
 
 #include "io/fc3d_file.h"
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 namespace contactlab::bench {
 namespace {
@@ -143,22 +143,22 @@ struct SiconosProblem {
 };
 
 // prox-gs's block Gauss-Seidel settings: the row "prox-gs local block" takes up to
-// kBlockLocalIterations proximal steps per contact (SolverSettings::proxLocalIterations, the values
-// docs/fc3d.md measured), "prox-gs local exact" solves each contact exactly (proxExactLocalSolve).
+// kBlockLocalIterations proximal steps per contact (SolverSettings::problemFile.localIterations, the values
+// docs/fc3d.md measured), "prox-gs local exact" solves each contact exactly (problemFile.exactLocalSolve).
 constexpr int kBlockLocalIterations = 10;
 constexpr double kBlockLocalTolerance = 0.01;
 enum class LocalSolve { OneStep, ProximalSteps, Exact };
 // The row "prox-gs local subspace": a subspace step every kSubspaceInterval sweeps
-// (SolverSettings::proxSubspaceInterval; docs/fc3d.md has the intervals tried).
+// (SolverSettings::problemFile.subspaceInterval; docs/fc3d.md has the intervals tried).
 constexpr int kSubspaceInterval = 50;
 
 Outcome solveOurs(const DelassusProblem& problem, ContactSolver& solver, RFactorStrategy rFactor,
                   LocalSolve local = LocalSolve::OneStep, int subspaceInterval = 0) {
   SolverSettings settings;
-  settings.proxSubspaceInterval = subspaceInterval;
-  settings.proxLocalIterations = local == LocalSolve::ProximalSteps ? kBlockLocalIterations : 1;
-  settings.proxLocalTolerance = kBlockLocalTolerance;
-  settings.proxExactLocalSolve = local == LocalSolve::Exact;
+  settings.problemFile.subspaceInterval = subspaceInterval;
+  settings.problemFile.localIterations = local == LocalSolve::ProximalSteps ? kBlockLocalIterations : 1;
+  settings.problemFile.localTolerance = kBlockLocalTolerance;
+  settings.problemFile.exactLocalSolve = local == LocalSolve::Exact;
   settings.solver = solver.name();
   settings.rFactor = rFactor;
   settings.tolAbs = kTolerance;

@@ -18,10 +18,9 @@ constexpr double kMouthClearance = 0.1;  // gap between the funnel's rim and the
 // The container round the funnel's footprint, wider than the mouth by this factor.
 constexpr double kContainerWidthPerMouthDiameter = 1.2;
 // The container's walls reach this many body spans above the funnel's rim. Once the spout jams the
-// funnel fills, and the landing column splashes bodies over the rim at up to 5 m/s sideways: with
-// walls only as high as the spout, 84 of the default 2002 jacks had left the container by step 1000
-// (and 41 by step 260 with the earlier 5 mm contact skin), crossing the walls' line up to 0.7 m
-// (1.75 spans) above the rim (docs/meshes.md, "The funnel run to 1000 steps").
+// funnel fills, and the landing column splashes bodies over the rim sideways: walls only as high
+// as the spout let dozens of jacks escape, crossing the walls' line up to about two spans above
+// the rim (bench/check_containment.py checks a run; docs/meshes.md).
 constexpr double kWallSpansAboveRim = 3.0;
 
 // The mixed pour cycles through these, each no wider than a jack of the same size.

@@ -5,6 +5,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  # the compiler cache (CMakeLists.txt): a rebuild of unchanged sources takes their objects from it
+  ccache
   libeigen3-dev libspdlog-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   # the benchmark peer: Bullet 3.24, run side by side with contactlab by bench/ (contactlab-bench-bullet)

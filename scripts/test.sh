@@ -6,6 +6,8 @@
 #                                take minutes and add no memory coverage the short scenes do not
 #                                give; the desktop app is left out too: it runs inside GLFW,
 #                                X and Mesa libraries that are not built with the sanitizers)
+# Either builds only what the suite runs (the target contactlab_test_suite: the test binaries, the
+# CLI and the app); `cmake --build build` builds the benchmark programs too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,11 +15,11 @@ bash scripts/install-deps.sh
 jobs=$(nproc)
 if [ "${1:-}" = "--sanitize" ]; then
   bash scripts/configure.sh asan build-asan
-  cmake --build --preset asan -j "$jobs"
+  cmake --build --preset asan -j "$jobs" --target contactlab_test_suite
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir build-asan --output-on-failure -j "$jobs" -E 'StackStands'
 else
   bash scripts/configure.sh release build
-  cmake --build --preset release -j "$jobs"
+  cmake --build --preset release -j "$jobs" --target contactlab_test_suite
   ctest --test-dir build --output-on-failure -j "$jobs"
 fi

@@ -91,11 +91,11 @@ void setOutput(RunOptions& options, std::string_view flag, std::string_view valu
 }
 template <double SolverSettings::*tolerance>
 void setTolerance(RunOptions& options, std::string_view flag, std::string_view value) {
-  options.solver.*tolerance = nonNegativeNumber(flag, value);
+  options.world.solver.*tolerance = nonNegativeNumber(flag, value);
 }
-template <bool SolverSettings::*toggle>
+template <bool WorldSettings::*toggle>
 void setToggle(RunOptions& options, std::string_view flag, std::string_view value) {
-  options.solver.*toggle = onOff(flag, value);
+  options.world.*toggle = onOff(flag, value);
 }
 
 struct Flag {
@@ -108,44 +108,44 @@ struct Flag {
 // Every flag of `run`, in the order the help lists them.
 const Flag kRunFlags[] = {
     {"--solver", "NAME", "contact solver (default prox-gs; see contactlab-cli list)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.solver = solverName(f, v); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.solver = solverName(f, v); }},
     {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
-       if (!parseRFactor(v, o.solver.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));
+       if (!parseRFactor(v, o.world.solver.prox.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));
      }},
     {"--dt", "S", "time step in seconds (default: the scene's dt)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.dt = positiveNumber(f, v); }},
     {"--steps", "N", "number of steps (default 500)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.steps = wholeNumber(f, v, 1); }},
     {"--max-iter", "K", "most solver sweeps per step (default 1000)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.maxIterations = wholeNumber(f, v, 0); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.maxIterations = wholeNumber(f, v, 0); }},
     {"--tol-abs", "X", "absolute tolerance on the solver's merit (PROX: eq. 27), 0 never stops early (default 1e-3)",
      setTolerance<&SolverSettings::tolAbs>},
     {"--tol-rel", "X", "relative tolerance on the solver's merit, 0 never stops early (default 1e-3)",
      setTolerance<&SolverSettings::tolRel>},
     {"--omega", "X", "psor: relaxation omega in (0, 2), r_i = omega / A_ii (default 1.2)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
-       o.solver.psorOmega = positiveNumber(f, v);
-       if (o.solver.psorOmega >= 2.0) reject(f, "must be below 2, got " + std::string(v));
+       o.world.solver.psor.omega = positiveNumber(f, v);
+       if (o.world.solver.psor.omega >= 2.0) reject(f, "must be below 2, got " + std::string(v));
      }},
     {"--pgs-sweeps", "N", "pgs-sm: PGS sweeps before each subspace phase, k_pgs (default 25)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.pgsSmPgsSweeps = wholeNumber(f, v, 1); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.pgsSm.pgsSweeps = wholeNumber(f, v, 1); }},
     {"--sm-steps", "N", "pgs-sm: subspace-minimization steps per phase, k_sm (default 5)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.pgsSmSubspaceSteps = wholeNumber(f, v, 0); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.pgsSm.subspaceSteps = wholeNumber(f, v, 0); }},
     {"--modulus-alpha", "X", "modulus-gs: Omega = alpha diag(A) (default 0.5)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.modulusAlpha = positiveNumber(f, v); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.modulus.alpha = positiveNumber(f, v); }},
     {"--modulus-gamma", "X", "modulus-gs: gamma of the modulus transformation (default 2)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.modulusGamma = positiveNumber(f, v); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.modulus.gamma = positiveNumber(f, v); }},
     {"--threads", "N", "threads a step runs on, N >= 1; results are bit-identical for any N (default 1)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.solver.threads = wholeNumber(f, v, 1); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.threads = wholeNumber(f, v, 1); }},
     {"--warm-start", "on|off", "start each solve from the last step's impulses (default on)",
-     setToggle<&SolverSettings::warmStart>},
+     setToggle<&WorldSettings::warmStart>},
     {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",
-     setToggle<&SolverSettings::stabilize>},
+     setToggle<&WorldSettings::stabilize>},
     {"--kdop", "14|18|26", "k of the kDOPs in the mesh bodies' bounding volume hierarchies (default 14)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
-       o.solver.kdop = wholeNumber(f, v, 0);
-       if (!isSupportedKdop(o.solver.kdop)) reject(f, "expected 14, 18 or 26, got " + inQuotes(v));
+       o.world.kdop = wholeNumber(f, v, 0);
+       if (!isSupportedKdop(o.world.kdop)) reject(f, "expected 14, 18 or 26, got " + inQuotes(v));
      }},
     {"--param", "KEY=VALUE", "set a built-in scene's parameter; repeatable (see contactlab-cli list)", sceneParam},
     {"--seed", "N", "random seed of a built-in scene (default 1)",

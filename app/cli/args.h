@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "contactlab/scene.h"
-#include "contactlab/solver_settings.h"
+#include "contactlab/world_settings.h"
 
 namespace contactlab::cli {
 
@@ -28,7 +28,7 @@ struct OutputPaths {
 
 struct RunOptions {
   std::string scene;  // a built-in scene name or a path to a .json scene file
-  SolverSettings solver;
+  WorldSettings world;
   std::optional<double> dt;  // unset: the scene's own dt
   int steps = 500;
   SceneParams params;                // built-in scenes only

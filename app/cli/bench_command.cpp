@@ -17,9 +17,9 @@ namespace {
 
 // The benchmark scenes and the 10-sweep setting are in bench_scenes.h, shared with bench/; this
 // command also runs PROX-GS to the paper's 1e-3, both on `threads` threads.
-std::vector<SolverSettings> benchSettings(int threads) {
-  std::vector<SolverSettings> settings{tenSweepSettings(), SolverSettings{}};
-  for (SolverSettings& s : settings) s.threads = threads;
+std::vector<WorldSettings> benchSettings(int threads) {
+  std::vector<WorldSettings> settings{tenSweepSettings(), WorldSettings{}};
+  for (WorldSettings& s : settings) s.threads = threads;
   return settings;
 }
 
@@ -43,7 +43,7 @@ constexpr const char* kBenchHelp =
 
 struct BenchRow {
   std::string scene;
-  SolverSettings settings;
+  WorldSettings settings;
   int bodies = 0;
   double meanContacts = 0.0;
   double meanIterations = 0.0;
@@ -54,7 +54,7 @@ struct BenchRow {
   double nsPerContactSweepIterating = 0.0;  // its iterating part alone
 };
 
-BenchRow measure(const BenchScene& benchScene, const SolverSettings& settings, int warmup, int steps) {
+BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, int warmup, int steps) {
   World world(buildBuiltinScene(benchScene.name, benchScene.params, kDefaultSeed), settings);
   for (int step = 0; step < warmup; ++step) world.step();
 
@@ -97,8 +97,8 @@ void printHeader() {
 
 void printRow(const BenchRow& row) {
   std::printf("%-8s %-8s %-7s %5g %6d %8d %8.1f %8.3f %8.3f %8.3f %8.3f %8.1f %9.2f %9.2f\n", row.scene.c_str(),
-              row.settings.solver.c_str(), rFactorName(row.settings.rFactor), row.settings.tolAbs,
-              row.settings.maxIterations, row.bodies, row.meanContacts, row.stepMs, stage(row, Stage::Collision),
+              row.settings.solver.solver.c_str(), rFactorName(row.settings.solver.prox.rFactor), row.settings.solver.tolAbs,
+              row.settings.solver.maxIterations, row.bodies, row.meanContacts, row.stepMs, stage(row, Stage::Collision),
               stage(row, Stage::Assembly), row.solverMs, row.meanIterations, row.nsPerContactSweep,
               row.nsPerContactSweepIterating);
   std::fflush(stdout);  // rows arrive slowly; show each as soon as it is measured
@@ -113,8 +113,8 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
   out << ",median_solver_ms,mean_iterations,ns_per_contact_sweep,ns_per_contact_sweep_iterating\n";
   out.precision(17);
   for (const BenchRow& row : rows) {
-    out << row.scene << ',' << row.settings.solver << ',' << rFactorName(row.settings.rFactor) << ','
-        << row.settings.tolAbs << ',' << row.settings.tolRel << ',' << row.settings.maxIterations << ','
+    out << row.scene << ',' << row.settings.solver.solver << ',' << rFactorName(row.settings.solver.prox.rFactor) << ','
+        << row.settings.solver.tolAbs << ',' << row.settings.solver.tolRel << ',' << row.settings.solver.maxIterations << ','
         << row.settings.threads << ',' << row.bodies << ',' << row.meanContacts << ',' << row.stepMs;
     for (double ms : row.stageMs) out << ',' << ms;
     out << ',' << row.solverMs << ',' << row.meanIterations << ',' << row.nsPerContactSweep << ','
@@ -136,7 +136,7 @@ int benchCommand(Args args) {
   printHeader();
   for (const BenchScene& scene : benchScenes()) {
     if (!sceneChosen(options->scenes, scene.name)) continue;
-    for (const SolverSettings& settings : benchSettings(threads)) {
+    for (const WorldSettings& settings : benchSettings(threads)) {
       rows.push_back(measure(scene, settings, options->warmupFor(scene), options->stepsFor(scene)));
       printRow(rows.back());
     }

@@ -16,7 +16,7 @@
 
 #include "args.h"
 #include "contactlab/scene.h"
-#include "contactlab/solver_settings.h"
+#include "contactlab/world_settings.h"
 
 namespace contactlab::cli {
 
@@ -44,11 +44,11 @@ inline const std::vector<BenchScene>& benchScenes() {
 
 // PROX-GS with a fixed budget of exactly 10 sweeps (tolerances 0, so it never stops early): the same
 // work as Bullet's 10 sequential-impulse iterations.
-inline SolverSettings tenSweepSettings() {
-  SolverSettings settings;
-  settings.maxIterations = 10;
-  settings.tolAbs = 0.0;
-  settings.tolRel = 0.0;
+inline WorldSettings tenSweepSettings() {
+  WorldSettings settings;
+  settings.solver.maxIterations = 10;
+  settings.solver.tolAbs = 0.0;
+  settings.solver.tolRel = 0.0;
   return settings;
 }
 

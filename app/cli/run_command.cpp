@@ -51,9 +51,9 @@ void printSummary(const RunOptions& options, const World& world, const RunTotals
   double totalMs = 0.0;
   for (double ms : totals.stepMs) totalMs += ms;
   std::printf("scene %s: %zu bodies, dt %g s, solver %s (%s r-factor), %d thread%s\n", options.scene.c_str(),
-              world.bodies().size(), world.dt(), world.solverSettings().solver.c_str(),
-              rFactorName(world.solverSettings().rFactor), world.solverSettings().threads,
-              world.solverSettings().threads == 1 ? "" : "s");
+              world.bodies().size(), world.dt(), world.settings().solver.solver.c_str(),
+              rFactorName(world.settings().solver.prox.rFactor), world.settings().threads,
+              world.settings().threads == 1 ? "" : "s");
   std::printf("steps %d, ms/step mean %.4f median %.4f\n", world.stepCount(), totalMs / steps, median(totals.stepMs));
   std::printf("contacts mean %.1f, iterations mean %.1f\n", totals.contacts / steps, totals.iterations / steps);
   std::printf("final energy: kinetic %.6g J, potential %.6g J\n", world.kineticEnergy(), world.potentialEnergy());
@@ -66,7 +66,7 @@ int runCommand(Args args) {
   if (!options) return 0;  // --help
   Scene scene = loadScene(*options);
   if (options->dt) scene.dt = *options->dt;
-  World world(scene, options->solver);
+  World world(scene, options->world);
   RunOutputs outputs(options->outputs);
   RunTotals totals;
   for (int step = 0; step < options->steps; ++step) {

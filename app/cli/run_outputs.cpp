@@ -6,7 +6,7 @@
 
 #include "dynamics/world_problem.h"
 #include "io/fc3d_file.h"
-#include "solvers/delassus_problem.h"
+#include "problem/delassus_problem.h"
 
 namespace contactlab::cli {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// The CSV files `run` writes after every step (formats in README.md, "Headless CLI").
+// The CSV files `run` writes after every step (formats in README.md, "CSV outputs").
 #include <optional>
 
 #include "args.h"

@@ -7,7 +7,7 @@
 #include "io/csv_writer.h"
 #include "io/fc3d_file.h"
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 namespace contactlab::cli {
 namespace {
@@ -18,10 +18,7 @@ struct SolveOptions {
   RFactorStrategy rFactor = RFactorStrategy::Global;
   double tol = 1e-8;
   int maxIterations = 10000;
-  int localIterations = 1;
-  double localTolerance = 0.1;
-  bool exactLocalSolve = false;
-  int subspaceInterval = 0;
+  ProblemFileSettings problemFile;
   std::string out;
 };
 
@@ -101,12 +98,12 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
       if (!parseRFactor(value, o.rFactor)) reject(name, "expected global, local or blocked, got " + inQuotes(value));
     } else if (name == "--tol") o.tol = positiveNumber(name, value);
     else if (name == "--max-iter") o.maxIterations = wholeNumber(name, value, 1);
-    else if (name == "--local-iter") o.localIterations = wholeNumber(name, value, 1);
-    else if (name == "--local-tol") o.localTolerance = positiveNumber(name, value);
-    else if (name == "--subspace") o.subspaceInterval = wholeNumber(name, value, 0);
+    else if (name == "--local-iter") o.problemFile.localIterations = wholeNumber(name, value, 1);
+    else if (name == "--local-tol") o.problemFile.localTolerance = positiveNumber(name, value);
+    else if (name == "--subspace") o.problemFile.subspaceInterval = wholeNumber(name, value, 0);
     else if (name == "--local-solve") {
       if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + inQuotes(value));
-      o.exactLocalSolve = value == "exact";
+      o.problemFile.exactLocalSolve = value == "exact";
     }
     else o.out = outputPath(name, value);
   }
@@ -123,20 +120,17 @@ int solveCommand(Args args) {
   if (!solver->acceptsDelassus())
     throw UsageError("--solver " + options->solver + ": needs bodies; a problem file gives only W, q and mu");
   const bool takesSubspaceSteps = options->solver == "prox-gs" || options->solver == "prox-jacobi";
-  if (options->subspaceInterval > 0 && !takesSubspaceSteps)
+  if (options->problemFile.subspaceInterval > 0 && !takesSubspaceSteps)
     throw UsageError("--subspace: only prox-gs and prox-jacobi take subspace steps, not " + options->solver);
   const DelassusProblem problem = readFc3dFile(options->file);
   SolverSettings settings;
   settings.solver = options->solver;
-  settings.rFactor = options->rFactor;
+  settings.prox.rFactor = options->rFactor;
   settings.tolAbs = options->tol;
   settings.tolRel = 0.0;
   settings.naturalMapTolerance = options->tol;
   settings.maxIterations = options->maxIterations;
-  settings.proxLocalIterations = options->localIterations;
-  settings.proxLocalTolerance = options->localTolerance;
-  settings.proxExactLocalSolve = options->exactLocalSolve;
-  settings.proxSubspaceInterval = options->subspaceInterval;
+  settings.problemFile = options->problemFile;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
@@ -146,9 +140,9 @@ int solveCommand(Args args) {
   });
   std::string solverLabel =
       usesRFactor ? options->solver + " (" + rFactorName(options->rFactor) + " r-factor)" : options->solver;
-  if (options->exactLocalSolve && options->solver == "prox-gs") solverLabel += ", exact local solves";
-  if (options->subspaceInterval > 0)
-    solverLabel += ", subspace step every " + std::to_string(options->subspaceInterval) + " sweeps";
+  if (options->problemFile.exactLocalSolve && options->solver == "prox-gs") solverLabel += ", exact local solves";
+  if (options->problemFile.subspaceInterval > 0)
+    solverLabel += ", subspace step every " + std::to_string(options->problemFile.subspaceInterval) + " sweeps";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
               solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
               report.naturalMapResidual, report.seconds);

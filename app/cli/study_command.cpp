@@ -26,7 +26,7 @@ struct StudyOptions {
   std::vector<std::string> solvers{"prox-gs", "prox-jacobi"};
   std::vector<RFactorStrategy> rFactors{RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked};
   int steps = 450;
-  SolverSettings settings;  // the paper's: at most 1000 sweeps, tolerances 1e-3
+  WorldSettings settings;  // the paper's: at most 1000 sweeps, tolerances 1e-3
   std::map<std::string, SceneParams> params;  // per scene
   std::uint64_t seed = 1;
   std::string out;
@@ -114,11 +114,11 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
     } else if (flag == "--steps") {
       options.steps = wholeNumberFlag(flag, value, 1);
     } else if (flag == "--max-iter") {
-      options.settings.maxIterations = wholeNumberFlag(flag, value, 1);
+      options.settings.solver.maxIterations = wholeNumberFlag(flag, value, 1);
     } else if (flag == "--tol-abs") {
-      options.settings.tolAbs = nonNegativeNumberFlag(flag, value);
+      options.settings.solver.tolAbs = nonNegativeNumberFlag(flag, value);
     } else if (flag == "--tol-rel") {
-      options.settings.tolRel = nonNegativeNumberFlag(flag, value);
+      options.settings.solver.tolRel = nonNegativeNumberFlag(flag, value);
     } else if (flag == "--threads") {
       options.settings.threads = wholeNumberFlag(flag, value, 1);
     } else if (flag == "--seed") {
@@ -155,9 +155,9 @@ struct StudyRun {
 
 StudyRun runCombination(const StudyOptions& options, const std::string& scene, const std::string& solver,
                         const std::string& rFactorLabel, RFactorStrategy rFactor) {
-  SolverSettings settings = options.settings;
-  settings.solver = solver;
-  settings.rFactor = rFactor;
+  WorldSettings settings = options.settings;
+  settings.solver.solver = solver;
+  settings.solver.prox.rFactor = rFactor;
   const auto found = options.params.find(scene);
   World world(buildBuiltinScene(scene, found == options.params.end() ? SceneParams{} : found->second, options.seed), settings);
   StudyRun run{scene, solver, rFactorLabel, {}, {}, {}, {}, 0.0};
@@ -293,8 +293,8 @@ std::vector<Figure> sceneFigures(const std::string& scene, const std::vector<con
     chart.addBand(q.iteration, q.low, q.high, "#1f77b4", 0.15, "min-max");
     chart.addBand(q.iteration, q.q1, q.q3, "#1f77b4", 0.35, "25-75 %");
     chart.addLine(q.iteration, q.median, "#1f77b4", "median", 2.0);
-    if (options.settings.tolAbs > 0)
-      chart.addLine({1.0, std::max(2.0, q.iteration.empty() ? 2.0 : q.iteration.back())}, {options.settings.tolAbs, options.settings.tolAbs},
+    if (options.settings.solver.tolAbs > 0)
+      chart.addLine({1.0, std::max(2.0, q.iteration.empty() ? 2.0 : q.iteration.back())}, {options.settings.solver.tolAbs, options.settings.solver.tolAbs},
                     "#d62728", "absolute tolerance", 1.0, true);
     std::string name = "convergence-" + scene + "-" + run->solver + (run->rFactor == "-" ? "" : "-" + run->rFactor) + ".svg";
     figures.push_back({name, "Merit quartiles over the solves, " + run->label(), chart.render(560, 360)});
@@ -335,8 +335,8 @@ void writeFigures(const std::filesystem::path& dir, const std::vector<StudyRun>&
        << "<style>body{font-family:sans-serif;margin:20px}figure{display:inline-block;margin:6px}"
        << "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}</style>"
        << "</head><body>\n<h1>contactlab study</h1>\n<p>" << options.steps << " steps per run, at most "
-       << options.settings.maxIterations << " sweeps per solve, tolerances " << options.settings.tolAbs << " (absolute), "
-       << options.settings.tolRel << " (relative). Data: solves.csv, residuals.csv, energy.csv, summary.csv.</p>\n";
+       << options.settings.solver.maxIterations << " sweeps per solve, tolerances " << options.settings.solver.tolAbs << " (absolute), "
+       << options.settings.solver.tolRel << " (relative). Data: solves.csv, residuals.csv, energy.csv, summary.csv.</p>\n";
   for (const std::string& scene : options.scenes) {
     std::vector<const StudyRun*> sceneRuns;
     for (const StudyRun& run : runs)

@@ -6,9 +6,9 @@
 #include <sstream>
 #include <string>
 
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 #include "io/fc3d_file.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 #include "support/cli_runner.h"
 #include "support/fc3d_samples.h"
 
@@ -95,7 +95,7 @@ TEST(SolveCommand, ReachesTheToleranceOnTheSevenSmallSamples) {
 // q = (-1, 2, 3), mu = 0.1) slides: with both friction rows on their bound -mu lambda_n and v_n = 0,
 // (15 + 0.1 + 0.2) lambda_n = 1, and the tangential velocities that gives are positive, as the bound
 // -mu lambda_n requires. The residual expected is the natural map of that closed-form solution, to
-// the 3 digits printed (tests/solvers/contact_rows_test.cpp checks the box solution on every small
+// the 3 digits printed (tests/problem/contact_rows_test.cpp checks the box solution on every small
 // sample). FFD, which works per body, is refused with a usage error; --help lists the solvers that
 // accept files.
 TEST(SolveCommand, BoxSolversStopOnTheirOwnMeritAndFfdIsRefused) {

@@ -9,6 +9,7 @@
 
 #include "collision/mesh_test_helpers.h"
 #include "collision/triangle_geometry.h"
+#include "contactlab/world_settings.h"
 #include "support/test_meshes.h"
 
 namespace contactlab {
@@ -213,7 +214,7 @@ TEST(MeshModel, BadMeshesAreNamedInTheError) {
 TEST(MeshModelCache, OneModelPerGeometryRebuiltWhenKChanges) {
   const auto box = test::boxMesh(Vec3(1, 1, 1));
   MeshModelCache cache;
-  EXPECT_EQ(cache.k(), SolverSettings{}.kdop);
+  EXPECT_EQ(cache.k(), WorldSettings{}.kdop);
   const MeshCollisionModel& first = cache.prepare(box);
   EXPECT_EQ(&cache.prepare(box), &first);
   EXPECT_EQ(&cache.model(*box), &first);

@@ -29,8 +29,8 @@ std::uint64_t stateHash(const World& world) {
 }
 
 std::uint64_t runAndHash(const std::string& scene, const SceneParams& params, const std::string& solver, int steps) {
-  SolverSettings settings;
-  settings.solver = solver;
+  WorldSettings settings;
+  settings.solver.solver = solver;
   World world(buildBuiltinScene(scene, params, 7), settings);
   for (int i = 0; i < steps; ++i) world.step();
   return stateHash(world);
@@ -47,8 +47,8 @@ TEST(Determinism, SameSceneTwiceGivesBitIdenticalStates) {
 // Every dynamic body's state (position, orientation, velocity, angular velocity) after every step.
 std::vector<double> runAndTrace(const std::string& scene, const SceneParams& params, const std::string& solver,
                                 int steps, int threads) {
-  SolverSettings settings;
-  settings.solver = solver;
+  WorldSettings settings;
+  settings.solver.solver = solver;
   settings.threads = threads;
   World world(buildBuiltinScene(scene, params, 7), settings);
   std::vector<double> trace;

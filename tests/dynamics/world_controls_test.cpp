@@ -84,13 +84,13 @@ TEST(WorldControls, KdopSettingAcceptsOnly14_18And26) {
   Scene scene;
   scene.bodies.push_back(box(Vec3(1, 1, 1), Vec3(0, 0, 0.5)));
   World world(scene);
-  SolverSettings settings;
+  WorldSettings settings;
   settings.kdop = 26;
-  world.setSolverSettings(settings);
-  EXPECT_EQ(world.solverSettings().kdop, 26);
+  world.setSettings(settings);
+  EXPECT_EQ(world.settings().kdop, 26);
   settings.kdop = 20;
-  EXPECT_THROW(world.setSolverSettings(settings), std::invalid_argument);
-  EXPECT_EQ(world.solverSettings().kdop, 26);
+  EXPECT_THROW(world.setSettings(settings), std::invalid_argument);
+  EXPECT_EQ(world.settings().kdop, 26);
 }
 
 struct CountingDraw : DebugDraw {

@@ -1,26 +1,26 @@
-// SolverSettings::computeNaturalMap: the World reports the common merit of each body-space solve.
+// WorldSettings::computeNaturalMap: the World reports the common merit of each body-space solve.
 #include <gtest/gtest.h>
 
 #include "contactlab/world.h"
 #include "dynamics/world_problem.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 namespace contactlab {
 namespace {
 
 TEST(WorldNaturalMap, ReportedOnlyWhenAskedAndMatchesTheProblemAndImpulses) {
   const Scene scene = buildBuiltinScene("incline", {}, 1);
-  SolverSettings settings;
-  settings.rFactor = RFactorStrategy::Local;
+  WorldSettings settings;
+  settings.solver.prox.rFactor = RFactorStrategy::Local;
   World world(scene, settings);
   for (int i = 0; i < 3; ++i) world.step();
   EXPECT_EQ(world.lastMetrics().solve.naturalMapResidual, -1.0);
 
   settings.computeNaturalMap = true;
-  settings.tolAbs = 1e-12;
-  settings.tolRel = 0.0;
-  settings.maxIterations = 5000;
-  world.setSolverSettings(settings);
+  settings.solver.tolAbs = 1e-12;
+  settings.solver.tolRel = 0.0;
+  settings.solver.maxIterations = 5000;
+  world.setSettings(settings);
   world.step();
   const ContactProblem& problem = lastContactProblem(world);
   ASSERT_GT(problem.numContacts(), 0);
@@ -31,9 +31,9 @@ TEST(WorldNaturalMap, ReportedOnlyWhenAskedAndMatchesTheProblemAndImpulses) {
   EXPECT_LT(reported, 1e-9);
 
   // One sweep from a warm start is not a solution to that precision.
-  settings.maxIterations = 1;
+  settings.solver.maxIterations = 1;
   settings.warmStart = false;
-  world.setSolverSettings(settings);
+  world.setSettings(settings);
   world.step();
   EXPECT_GT(world.lastMetrics().solve.naturalMapResidual, 1e-6);
 }

@@ -27,10 +27,10 @@ Scene inclineScene(double angle, double mu) {
   return scene;
 }
 
-SolverSettings accurate() {
-  SolverSettings s;
-  s.tolAbs = 1e-9;
-  s.tolRel = 1e-9;
+WorldSettings accurate() {
+  WorldSettings s;
+  s.solver.tolAbs = 1e-9;
+  s.solver.tolRel = 1e-9;
   return s;
 }
 

@@ -47,9 +47,9 @@ TEST(TorsionalFriction, SpinningSphereSlowsAtMuTauGOverPointFourRSquared) {
   BodyDesc ground = test::staticGround();
   ground.material.muTorsion = muTorsion;
   scene.bodies = {ground, ball};
-  SolverSettings settings;
-  settings.tolAbs = 1e-9;
-  settings.tolRel = 1e-9;
+  WorldSettings settings;
+  settings.solver.tolAbs = 1e-9;
+  settings.solver.tolRel = 1e-9;
   World world(scene, settings);
   test::runFor(world, 0.5);
   const double w1 = world.bodies()[1].angularVelocity.z();

@@ -41,7 +41,7 @@ TEST_P(JackComesToRest, OnAFewContactsWithoutSinking) {
     body.position = Vec3(0, 0, 0.05 - lowestVertex);  // 5 cm above the ground
     body.orientation = orientation;
     scene.bodies = {floor, body};
-    SolverSettings settings;
+    WorldSettings settings;
     settings.kdop = GetParam();
     World world(scene, settings);
 

@@ -18,10 +18,10 @@ TEST_P(StackStands, NoBrickMovesMoreThanOneCentimetreIn10Seconds) {
   // Tolerances 1e-4: our merit is the paper's eq. 27 in contact-velocity units (m/s, see
   // prox_solver.h), and at the paper's 1e-3 the Global strategy lets the 9-row wall sink by
   // 1.07 cm in 10 s (docs/pipeline.md, "solve"); at 1e-4 no brick moves more than 1.2 mm.
-  SolverSettings settings;
-  settings.rFactor = GetParam().strategy;
-  settings.tolAbs = 1e-4;
-  settings.tolRel = 1e-4;
+  WorldSettings settings;
+  settings.solver.prox.rFactor = GetParam().strategy;
+  settings.solver.tolAbs = 1e-4;
+  settings.solver.tolRel = 1e-4;
   World world(scene, settings);
   std::vector<Vec3> start;
   for (const Body& b : world.bodies()) start.push_back(b.position);

@@ -1,7 +1,7 @@
 // Issue 5's acceptance: every mesh scene runs without NaN, without tunnelling through the ground and
 // without bodies leaving the container. Reduced counts in narrow containers keep each run within a
 // few seconds and still make the bodies land on each other and on the walls; the default scenes'
-// 1000-step runs are measured in docs/meshes.md.
+// 1000-step runs are timed in docs/benchmarks.md.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,7 +58,7 @@ TEST(MeshScenesRun, ReducedScenesStayFiniteAboveTheGroundAndInTheirContainers) {
     }
     for (const BodyDesc& body : scene.bodies)
       if (body.name == "ground" && std::isinf(halfWidth)) halfWidth = std::get<BoxShape>(body.shape).halfExtents.x();
-    World world(scene, SolverSettings{});
+    World world(scene, WorldSettings{});
     for (int step = 0; step < s.steps; ++step) {
       world.step();
       for (const Body& body : world.bodies()) {

@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 namespace contactlab {
 namespace {

@@ -43,8 +43,8 @@ SlotImpulses ballInSlot(const std::string& solver, double theta1, double theta2)
   rows << n1.x(), n1.z(), n2.x(), n2.z();
   const Eigen::Vector2d xz = rows.inverse() * Eigen::Vector2d::Constant(radius - 1e-9);
   scene.bodies.push_back(test::sphere(radius, Vec3(xz[0], 0, xz[1])));
-  SolverSettings settings;
-  settings.solver = solver;
+  WorldSettings settings;
+  settings.solver.solver = solver;
   World world(scene, settings);
   world.step();
   SlotImpulses out;
@@ -128,8 +128,8 @@ TEST(FfdImpulseDecomposition, PlainFfdSplitsTheVSlotByProjection) {
 
 // The same ball settles and stays: FFD-ID's split holds it, no drift into either face.
 TEST(FfdImpulseDecomposition, KeepsTheBallAtRestInTheSlot) {
-  SolverSettings settings;
-  settings.solver = "ffd-id";
+  WorldSettings settings;
+  settings.solver.solver = "ffd-id";
   const Vec3 n1(std::sin(20 * kDegree), 0, std::cos(20 * kDegree)), n2(-std::sin(50 * kDegree), 0, std::cos(50 * kDegree));
   Scene scene;
   for (const Vec3& n : {n1, n2}) {
@@ -156,8 +156,8 @@ struct RunSummary {
 };
 
 RunSummary runScene(const std::string& solver, const std::string& scene, const SceneParams& params, int steps) {
-  SolverSettings settings;
-  settings.solver = solver;
+  WorldSettings settings;
+  settings.solver.solver = solver;
   World world(buildBuiltinScene(scene, params, 1), settings);
   RunSummary out;
   out.initial = world.kineticEnergy() + world.potentialEnergy();
@@ -232,8 +232,8 @@ struct TruckRun {
 
 TruckRun runTruck(const std::string& solver) {
   const Truck truck;
-  SolverSettings settings;
-  settings.solver = solver;
+  WorldSettings settings;
+  settings.solver.solver = solver;
   World world(buildBuiltinScene("truck", {}, 1), settings);
   const std::vector<Body> start = world.bodies();
   const auto lagOf = [&](std::size_t i) {

@@ -128,13 +128,13 @@ TEST(ModulusGaussSeidel, SparseMethod31IsDenseMethod22SweepForSweep) {
     const Eigen::VectorXd warm = Eigen::VectorXd::Random(p.problem.numRows()).cwiseAbs() * 10.0;
     for (double alpha : {0.2, 0.5}) {
       SolverSettings s = tight();
-      s.modulusAlpha = alpha;
-      s.modulusGamma = alpha == 0.5 ? 2.0 : 3.0;
+      s.modulus.alpha = alpha;
+      s.modulus.gamma = alpha == 0.5 ? 2.0 : 3.0;
       for (int sweeps : {1, 3, 10}) {
         s.maxIterations = sweeps;
         const Eigen::VectorXd sparse = solveModulus(p.problem, s, warm);
         const Eigen::VectorXd dense =
-            withZeroFriction(test::denseMethod22(test::normalRowsLcp(d), alpha, s.modulusGamma, sweeps, normalRows(warm)));
+            withZeroFriction(test::denseMethod22(test::normalRowsLcp(d), alpha, s.modulus.gamma, sweeps, normalRows(warm)));
         EXPECT_LT(maxDifference(sparse, dense), 1e-10 * (1.0 + dense.cwiseAbs().maxCoeff())) << sweeps << " sweeps";
       }
     }
@@ -281,7 +281,7 @@ TEST(ModulusGaussSeidel, FrictionBoxAgreesWithDenseReferences) {
 // (gamma = 2) settles into a cycle of period 4 (the merit repeats 0.084, 0.208, 0.097, 0.209); the
 // dense form of the method cycles the same way, so it is the method, not the sparse bookkeeping.
 // Dense PGS cycles on it too (its merit stays near 0.028). alpha = 0.2 and 0.35 cycle as well, and so
-// did variants we tried (bounds updated row by row from the current lambda_n, z capped at the upper
+// do the variants (bounds updated row by row from the current lambda_n, z capped at the upper
 // bound, the lower-bound memory x_- dropped for the friction rows); alpha gamma = 1.5 and 2 converge,
 // to a solution (merit 1e-13).
 TEST(ModulusGaussSeidel, FrictionBoxCanCycleWithTheDefaultAlpha) {
@@ -295,7 +295,7 @@ TEST(ModulusGaussSeidel, FrictionBoxCanCycleWithTheDefaultAlpha) {
   };
   SolverSettings s = tight();
   s.maxIterations = 50000;
-  s.modulusAlpha = 1.0;  // alpha gamma = 2
+  s.modulus.alpha = 1.0;  // alpha gamma = 2
   SolveReport report;
   const Eigen::VectorXd solution = solveModulus(p.problem, s, zero, &report);
   ASSERT_TRUE(report.converged());
@@ -303,7 +303,7 @@ TEST(ModulusGaussSeidel, FrictionBoxCanCycleWithTheDefaultAlpha) {
   const double scale = solution.cwiseAbs().maxCoeff();
 
   s.maxIterations = 4000;
-  s.modulusAlpha = 0.5;
+  s.modulus.alpha = 0.5;
   const Eigen::VectorXd cycling = solveModulus(p.problem, s, zero, &report);
   EXPECT_FALSE(report.converged());
   const auto& h = report.residualHistory;
@@ -331,8 +331,8 @@ TEST(ModulusGaussSeidel, AlphaAndGammaChangeTheSpeedNotTheSolution) {
   for (double gamma : {1.0, 2.0, 4.0})
     for (double alphaGamma : {0.4, 1.0, 2.0}) {
       SolverSettings s = tight();
-      s.modulusGamma = gamma;
-      s.modulusAlpha = alphaGamma / gamma;
+      s.modulus.gamma = gamma;
+      s.modulus.alpha = alphaGamma / gamma;
       SolveReport report;
       const Eigen::VectorXd lambda = solveModulus(p.problem, s, zero, &report);
       EXPECT_TRUE(report.converged()) << "gamma " << gamma << " alpha gamma " << alphaGamma;
@@ -400,8 +400,8 @@ TEST(ModulusGaussSeidel, RunsTheBuiltInScenesWithoutEnergyGain) {
   };
   const Case cases[] = {{"wall", {}, 300}, {"tower", {}, 300}, {"pile", {{"count", 150}}, 250}};
   for (const Case& c : cases) {
-    SolverSettings settings;
-    settings.solver = "modulus-gs";
+    WorldSettings settings;
+    settings.solver.solver = "modulus-gs";
     World world(buildBuiltinScene(c.scene, c.params, 1), settings);
     const double initial = world.kineticEnergy() + world.potentialEnergy();
     double largestGain = -kInf;

@@ -94,7 +94,7 @@ TEST(PgsSubspaceMinimization, ReturnsTheBestIterate) {
     const ContactProblem problem = test::makeRandomProblem(18, seed, 0.5);
     SolverSettings s;
     s.solver = "pgs-sm";
-    s.pgsSmPgsSweeps = 3;  // a poor active set for the subspace steps to start from
+    s.pgsSm.pgsSweeps = 3;  // a poor active set for the subspace steps to start from
     s.tolAbs = 0.0;
     s.tolRel = 0.0;
     s.maxIterations = 40;

@@ -21,7 +21,7 @@ using test::solveFromZero;
 SolverSettings tightSettings(const std::string& solver) {
   SolverSettings s;
   s.solver = solver;
-  s.rFactor = RFactorStrategy::Local;  // used by prox-gs only
+  s.prox.rFactor = RFactorStrategy::Local;  // used by prox-gs only
   s.maxIterations = 200000;
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
@@ -203,14 +203,14 @@ TEST(Pgs, CyclesOnAStronglyFrictionalRandomProblem) {
   EXPECT_LT(ellipsoidResidual(problem, a, prox), 1e-9);
 }
 
-// PGS is PROX with the Local r-factors held fixed (no back-tracking), whatever settings.rFactor
+// PGS is PROX with the Local r-factors held fixed (no back-tracking), whatever settings.prox.rFactor
 // says; PSOR's omega is the r-factor scale of every sweep.
 TEST(Pgs, FixedLocalRFactorsWithoutBackTracking) {
   const ContactProblem problem = test::makeRandomProblem(10, 7, 0.3);
   for (RFactorStrategy strategy : {RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked}) {
     SolverSettings s = tightSettings("psor");
-    s.rFactor = strategy;
-    s.psorOmega = 1.3;
+    s.prox.rFactor = strategy;
+    s.psor.omega = 1.3;
     s.tolAbs = 0.0;
     s.maxIterations = 50;
     SolveReport report;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <functional>
 
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 
 namespace contactlab::test {
 

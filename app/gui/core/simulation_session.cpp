@@ -99,7 +99,7 @@ SimulationSession::~SimulationSession() = default;
 std::optional<std::string> SimulationSession::load(const SceneSource& source) {
   std::unique_ptr<World> loaded;
   try {
-    loaded = std::make_unique<World>(source.build(), solverSettings_);
+    loaded = std::make_unique<World>(source.build(), worldSettings_);
     if (dtOverride_) loaded->setDt(*dtOverride_);
     if (frictionOverride_) loaded->setFrictionDefaults(*frictionOverride_);
   } catch (const std::exception& error) {
@@ -149,10 +149,10 @@ int SimulationSession::stepsForFrame(double wallSeconds) {
   return static_cast<int>(std::min(owed, static_cast<double>(std::max(maxStepsPerFrame, 0))));
 }
 
-std::optional<std::string> SimulationSession::setSolverSettings(const SolverSettings& settings) {
+std::optional<std::string> SimulationSession::setSettings(const WorldSettings& settings) {
   try {
     if (world_) {
-      world_->setSolverSettings(settings);
+      world_->setSettings(settings);
     } else {
       // A world without bodies checks the settings exactly as the engine does.
       World(Scene{}, settings);
@@ -160,7 +160,7 @@ std::optional<std::string> SimulationSession::setSolverSettings(const SolverSett
   } catch (const std::exception& error) {
     return std::string("solver settings: ") + error.what();
   }
-  solverSettings_ = settings;
+  worldSettings_ = settings;
   return std::nullopt;
 }
 

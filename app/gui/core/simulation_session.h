@@ -81,8 +81,8 @@ class SimulationSession {
 
   // Live settings: applied to the world now, effective on its next step; kept across loads.
   // Each returns the error text for invalid values and then changes nothing.
-  std::optional<std::string> setSolverSettings(const SolverSettings& settings);
-  const SolverSettings& solverSettings() const { return solverSettings_; }
+  std::optional<std::string> setSettings(const WorldSettings& settings);
+  const WorldSettings& settings() const { return worldSettings_; }
   std::optional<std::string> setFrictionDefaults(const FrictionDefaults& defaults);
   // The world's friction defaults (the scene's unless set here).
   FrictionDefaults frictionDefaults() const;
@@ -107,7 +107,7 @@ class SimulationSession {
  private:
   std::unique_ptr<World> world_;
   SceneSource source_;
-  SolverSettings solverSettings_;
+  WorldSettings worldSettings_;
   std::optional<FrictionDefaults> frictionOverride_;
   std::optional<double> dtOverride_;
   PlotHistory history_;

@@ -31,20 +31,20 @@ json toJson(const AppSettings& s) {
   json j = {
       {"scene", source},
       {"solver",
-       {{"name", s.solver.solver},
-        {"rfactor", rFactorName(s.solver.rFactor)},
-        {"max_iterations", s.solver.maxIterations},
-        {"tol_abs", s.solver.tolAbs},
-        {"tol_rel", s.solver.tolRel},
-        {"warm_start", s.solver.warmStart},
-        {"stabilize", s.solver.stabilize},
-        {"threads", s.solver.threads},
-        {"kdop", s.solver.kdop},
-        {"psor_omega", s.solver.psorOmega},
-        {"pgs_sm_pgs_sweeps", s.solver.pgsSmPgsSweeps},
-        {"pgs_sm_subspace_steps", s.solver.pgsSmSubspaceSteps},
-        {"modulus_alpha", s.solver.modulusAlpha},
-        {"modulus_gamma", s.solver.modulusGamma}}},
+       {{"name", s.world.solver.solver},
+        {"rfactor", rFactorName(s.world.solver.prox.rFactor)},
+        {"max_iterations", s.world.solver.maxIterations},
+        {"tol_abs", s.world.solver.tolAbs},
+        {"tol_rel", s.world.solver.tolRel},
+        {"warm_start", s.world.warmStart},
+        {"stabilize", s.world.stabilize},
+        {"threads", s.world.threads},
+        {"kdop", s.world.kdop},
+        {"psor_omega", s.world.solver.psor.omega},
+        {"pgs_sm_pgs_sweeps", s.world.solver.pgsSm.pgsSweeps},
+        {"pgs_sm_subspace_steps", s.world.solver.pgsSm.subspaceSteps},
+        {"modulus_alpha", s.world.solver.modulus.alpha},
+        {"modulus_gamma", s.world.solver.modulus.gamma}}},
       {"view",
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
@@ -89,24 +89,24 @@ AppSettings fromJson(const json& j, AppSettings s) {
   }
   if (j.contains("solver")) {
     const json& v = j.at("solver");
-    s.solver.solver = v.value("name", s.solver.solver);
-    if (v.contains("rfactor") && !parseRFactor(v.at("rfactor").get<std::string>(), s.solver.rFactor))
+    s.world.solver.solver = v.value("name", s.world.solver.solver);
+    if (v.contains("rfactor") && !parseRFactor(v.at("rfactor").get<std::string>(), s.world.solver.prox.rFactor))
       throw std::runtime_error("solver.rfactor must be global, local or blocked");
-    s.solver.maxIterations = v.value("max_iterations", s.solver.maxIterations);
-    s.solver.tolAbs = v.value("tol_abs", s.solver.tolAbs);
-    s.solver.tolRel = v.value("tol_rel", s.solver.tolRel);
-    s.solver.warmStart = v.value("warm_start", s.solver.warmStart);
-    s.solver.stabilize = v.value("stabilize", s.solver.stabilize);
-    s.solver.threads = v.value("threads", s.solver.threads);
-    if (s.solver.threads < 1) throw std::runtime_error("solver.threads must be at least 1");
-    s.solver.kdop = v.value("kdop", s.solver.kdop);
-    if (s.solver.kdop != 14 && s.solver.kdop != 18 && s.solver.kdop != 26)
+    s.world.solver.maxIterations = v.value("max_iterations", s.world.solver.maxIterations);
+    s.world.solver.tolAbs = v.value("tol_abs", s.world.solver.tolAbs);
+    s.world.solver.tolRel = v.value("tol_rel", s.world.solver.tolRel);
+    s.world.warmStart = v.value("warm_start", s.world.warmStart);
+    s.world.stabilize = v.value("stabilize", s.world.stabilize);
+    s.world.threads = v.value("threads", s.world.threads);
+    if (s.world.threads < 1) throw std::runtime_error("solver.threads must be at least 1");
+    s.world.kdop = v.value("kdop", s.world.kdop);
+    if (s.world.kdop != 14 && s.world.kdop != 18 && s.world.kdop != 26)
       throw std::runtime_error("solver.kdop must be 14, 18 or 26");
-    s.solver.psorOmega = v.value("psor_omega", s.solver.psorOmega);
-    s.solver.pgsSmPgsSweeps = v.value("pgs_sm_pgs_sweeps", s.solver.pgsSmPgsSweeps);
-    s.solver.pgsSmSubspaceSteps = v.value("pgs_sm_subspace_steps", s.solver.pgsSmSubspaceSteps);
-    s.solver.modulusAlpha = v.value("modulus_alpha", s.solver.modulusAlpha);
-    s.solver.modulusGamma = v.value("modulus_gamma", s.solver.modulusGamma);
+    s.world.solver.psor.omega = v.value("psor_omega", s.world.solver.psor.omega);
+    s.world.solver.pgsSm.pgsSweeps = v.value("pgs_sm_pgs_sweeps", s.world.solver.pgsSm.pgsSweeps);
+    s.world.solver.pgsSm.subspaceSteps = v.value("pgs_sm_subspace_steps", s.world.solver.pgsSm.subspaceSteps);
+    s.world.solver.modulus.alpha = v.value("modulus_alpha", s.world.solver.modulus.alpha);
+    s.world.solver.modulus.gamma = v.value("modulus_gamma", s.world.solver.modulus.gamma);
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

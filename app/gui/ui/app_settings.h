@@ -8,7 +8,7 @@
 
 #include "contactlab/render/camera.h"
 #include "contactlab/render/renderer.h"
-#include "contactlab/solver_settings.h"
+#include "contactlab/world_settings.h"
 #include "core/scene_source.h"
 #include "core/simulation_session.h"
 
@@ -27,10 +27,10 @@ struct WindowChoices {
 
 struct AppSettings {
   SceneSource source = SceneSource::builtin("tower");
-  SolverSettings solver;
+  WorldSettings world;
   render::RenderOptions view;
-  // Anti-aliasing samples; unset: 4 on a GPU, off on a software rasterizer (llvmpipe), where 4x
-  // MSAA doubles the cost of a frame.
+  // Anti-aliasing samples; unset: 4 on a GPU, off on a software rasterizer (llvmpipe), where MSAA
+  // is costly (docs/app-performance.md).
   std::optional<int> msaaSamples;
   std::optional<render::CameraState> camera;  // unset: fit the scene when it loads
   Pacing pacing = Pacing::RealTime;

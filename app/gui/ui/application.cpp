@@ -226,13 +226,13 @@ void Application::applyStartupSettings() {
     return;
   }
 
-  SolverSettings solver = settings_.solver;
-  if (commandLine_.solver) solver.solver = *commandLine_.solver;
-  if (commandLine_.rFactor) solver.rFactor = *commandLine_.rFactor;
-  if (auto error = session_.setSolverSettings(solver)) {
+  WorldSettings world = settings_.world;
+  if (commandLine_.solver) world.solver.solver = *commandLine_.solver;
+  if (commandLine_.rFactor) world.solver.prox.rFactor = *commandLine_.rFactor;
+  if (auto error = session_.setSettings(world)) {
     reportError(*error + " (from " + (commandLine_.solver ? "--solver" : "settings " + settingsPath_) +
                 "); using the default solver settings");
-    session_.setSolverSettings(SolverSettings{});
+    session_.setSettings(WorldSettings{});
   }
   session_.pacing = settings_.pacing;
   session_.realTimeFactor = settings_.realTimeFactor;
@@ -270,7 +270,7 @@ void Application::applyStartupSettings() {
 
 void Application::rememberSettings() {
   if (settingsPath_.empty() || headless()) return;
-  settings_.solver = session_.solverSettings();
+  settings_.world = session_.settings();
   settings_.view = viewOptions_;
   if (settings_.msaaSamples || viewOptions_.msaaSamples != render::defaultRenderOptions(softwareRasterizer_).msaaSamples)
     settings_.msaaSamples = viewOptions_.msaaSamples;

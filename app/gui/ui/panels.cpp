@@ -193,7 +193,8 @@ void Application::drawSimulationPanel() {
 void Application::drawSolverPanel() {
   if (!panelHeader("Solver (live)", "solver", true)) return;
   ImGui::PushItemWidth(-110);
-  SolverSettings s = session_.solverSettings();
+  WorldSettings world = session_.settings();
+  SolverSettings& s = world.solver;
   bool changed = false;
   if (ImGui::BeginCombo("solver", s.solver.c_str())) {
     for (const auto& description : solverNames()) {
@@ -207,49 +208,49 @@ void Application::drawSolverPanel() {
   }
   // The r-factor strategy belongs to the PROX solvers; the other solvers have settings of their own.
   if (usesRFactor(s.solver)) {
-    int rFactor = static_cast<int>(s.rFactor);
+    int rFactor = static_cast<int>(s.prox.rFactor);
     if (ImGui::Combo("r-factor", &rFactor, kRFactorLabels, 3)) {
-      s.rFactor = static_cast<RFactorStrategy>(rFactor);
+      s.prox.rFactor = static_cast<RFactorStrategy>(rFactor);
       changed = true;
     }
   } else if (s.solver == "psor") {
-    changed |= ImGui::SliderScalar("omega", ImGuiDataType_Double, &s.psorOmega, &kOmegaRange[0], &kOmegaRange[1], "%.2f");
+    changed |= ImGui::SliderScalar("omega", ImGuiDataType_Double, &s.psor.omega, &kOmegaRange[0], &kOmegaRange[1], "%.2f");
     helpMarker("Relaxation: r_i = omega / A_ii; projected SOR converges for omega in (0, 2) on an LCP.");
   } else if (s.solver == "pgs-sm") {
-    changed |= ImGui::SliderInt("k_pgs", &s.pgsSmPgsSweeps, 1, 100);
+    changed |= ImGui::SliderInt("k_pgs", &s.pgsSm.pgsSweeps, 1, 100);
     helpMarker("PGS sweeps before each subspace-minimization phase.");
-    changed |= ImGui::SliderInt("k_sm", &s.pgsSmSubspaceSteps, 0, 20);
+    changed |= ImGui::SliderInt("k_sm", &s.pgsSm.subspaceSteps, 0, 20);
     helpMarker("Subspace-minimization steps (CG on the active set) per phase.");
   } else if (s.solver == "modulus-gs") {
-    changed |= ImGui::SliderScalar("alpha", ImGuiDataType_Double, &s.modulusAlpha, &kModulusRange[0], &kModulusRange[1], "%.2f",
+    changed |= ImGui::SliderScalar("alpha", ImGuiDataType_Double, &s.modulus.alpha, &kModulusRange[0], &kModulusRange[1], "%.2f",
                                    ImGuiSliderFlags_Logarithmic);
     helpMarker("Omega = alpha diag(A).");
-    changed |= ImGui::SliderScalar("gamma", ImGuiDataType_Double, &s.modulusGamma, &kModulusRange[0], &kModulusRange[1], "%.2f",
+    changed |= ImGui::SliderScalar("gamma", ImGuiDataType_Double, &s.modulus.gamma, &kModulusRange[0], &kModulusRange[1], "%.2f",
                                    ImGuiSliderFlags_Logarithmic);
     helpMarker("Gamma of the modulus transformation, lambda = (2 / gamma) x+.");
   }
   changed |= ImGui::InputInt("max iterations", &s.maxIterations, 10, 100);
   changed |= ImGui::InputDouble("tol abs", &s.tolAbs, 0, 0, "%.1e");
   changed |= ImGui::InputDouble("tol rel", &s.tolRel, 0, 0, "%.1e");
-  changed |= ImGui::Checkbox("warm start", &s.warmStart);
+  changed |= ImGui::Checkbox("warm start", &world.warmStart);
   ImGui::SameLine();
-  changed |= ImGui::Checkbox("stabilization", &s.stabilize);
+  changed |= ImGui::Checkbox("stabilization", &world.stabilize);
   // Up to the machine's threads (at least 1 when it cannot tell); the World rejects anything below 1.
-  changed |= ImGui::SliderInt("threads", &s.threads, 1, std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
+  changed |= ImGui::SliderInt("threads", &world.threads, 1, std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
                               "%d", ImGuiSliderFlags_AlwaysClamp);
   helpMarker("Threads a step runs on. The simulation is bit-identical for any count; only its speed changes.");
   static constexpr int kKdopChoices[] = {14, 18, 26};
   static const char* kKdopLabels[] = {"14", "18", "26"};
   int kdopChoice = 0;
   for (int i = 0; i < 3; ++i)
-    if (s.kdop == kKdopChoices[i]) kdopChoice = i;
+    if (world.kdop == kKdopChoices[i]) kdopChoice = i;
   if (ImGui::Combo("mesh kDOP", &kdopChoice, kKdopLabels, 3)) {
-    s.kdop = kKdopChoices[kdopChoice];
+    world.kdop = kKdopChoices[kdopChoice];
     changed = true;
   }
   helpMarker("Bounding volumes of the mesh bodies' trees: k-sided discrete oriented polytopes.");
   if (changed) {
-    if (auto error = session_.setSolverSettings(s)) reportError(*error);
+    if (auto error = session_.setSettings(world)) reportError(*error);
   }
   bool frictionChanged = false;
   frictionChanged |= ImGui::InputDouble("mu", &friction_.mu, 0.05, 0.25, "%.3f");

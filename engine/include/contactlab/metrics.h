@@ -25,7 +25,7 @@ struct SolveReport {
   // and merit tests included): without the set-up before it (r-factors, the sweep order, the
   // iterate's and w's start) and the read-out after. Per contact and sweep, the cost of a sweep.
   double iterationSeconds = 0.0;
-  // The common merit (solvers/natural_map.h) at the end of the solve, the same for every solver:
+  // The common merit (problem/natural_map.h) at the end of the solve, the same for every solver:
   // filled for Delassus problems always, for the World's body-space solves only when
   // SolverSettings::computeNaturalMap is on; -1 when not computed.
   double naturalMapResidual = -1.0;

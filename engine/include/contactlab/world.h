@@ -7,7 +7,7 @@
 #include "contactlab/debug_draw.h"
 #include "contactlab/metrics.h"
 #include "contactlab/scene.h"
-#include "contactlab/solver_settings.h"
+#include "contactlab/world_settings.h"
 
 namespace contactlab {
 
@@ -42,7 +42,7 @@ struct ContactProblem;
 class World {
  public:
   // Throws SceneError if the scene is invalid (bad dt, a shape with a non-positive size, ...).
-  explicit World(const Scene& scene, const SolverSettings& settings = {});
+  explicit World(const Scene& scene, const WorldSettings& settings = {});
   ~World();
   World(World&&) noexcept;
   World& operator=(World&&) noexcept;
@@ -51,9 +51,10 @@ class World {
   // state becomes non-finite.
   void step();
 
-  // Takes effect on the next step; unknown solver names throw std::invalid_argument.
-  void setSolverSettings(const SolverSettings& settings);
-  const SolverSettings& solverSettings() const;
+  // Takes effect on the next step; unknown solver names and out-of-range values throw
+  // std::invalid_argument.
+  void setSettings(const WorldSettings& settings);
+  const WorldSettings& settings() const;
 
   const std::vector<Body>& bodies() const;
   const std::vector<ContactReport>& contacts() const;

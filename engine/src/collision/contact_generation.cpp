@@ -19,7 +19,7 @@ double movedSince(const Pose& then, const Pose& now, double radiusB) {
 // growth of the margin) since they were recorded; the fronts keep the node pairs left out up to
 // the margin plus twice this, so the pairs they omit are still beyond the margin. Its own length,
 // not a share of the skin: settling jacks move by a millimetre or two between searches from the
-// roots, and with half the 1 mm skin the fronts were seldom replayed.
+// roots, so with half the 1 mm skin the fronts would seldom be replayed.
 constexpr double kFrontReach = 0.0025;
 
 // How far the gap of a pair can close before the next midpoint: the relative velocity of any two
@@ -37,7 +37,8 @@ bool lessPair(const BodyPair& x, const BodyPair& y) { return x.a != y.a ? x.a < 
 // closingBound's motion as vectors: b's displacement relative to a until the next midpoint, dt
 // v^{t+1} between midpoints with v^{t+1} the free velocity (gravity's share when one body is dynamic
 // and the other not), and both turns dt w. To first order a point x of b moves relative to a by
-// translation + turn_b x (x - c_b) - turn_a x (x - c_a) (docs/meshes.md, "Paths instead of balls").
+// translation + turn_b x (x - c_b) - turn_a x (x - c_a) (docs/meshes.md, "Which points become
+// contacts").
 // The rotations' exact paths leave that line by at most (theta = |turn|, r the bounding radii,
 // theta_o of the body the point is seen from): theta_m^2 r_m / 2 + theta_o^2 (r_o + margin) / 2 +
 // theta_o (|translation| + theta_m r_m), which (theta_a + theta_b)^2 (r_a + r_b + margin) / 2 +

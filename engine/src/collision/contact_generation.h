@@ -24,14 +24,12 @@ struct BodyContact {
 // dt (|v| + |g| dt + |w| r), which covers it. The solver then keeps the gap
 // closing no faster than g/dt (see contact_assembly.cpp), so a body cannot pass through another
 // between two steps however fast it moves: a 0.25 m sphere dropped from 10 m stops on a 1 m
-// ground box at dt = 0.01 (tests/physics/tunnelling_test.cpp).
+// ground box at dt = 0.01 (Tunnelling in tests/physics/impact_and_spin_test.cpp).
 // The skin keeps resting contacts (gap about 0, or slightly open after a solve) in the set from step
 // to step, so that warm starts find them; the closing bound, not the skin, covers motion. 1 mm, about
 // g dt^2 at the default dt: a larger skin adds contacts that are open by millimetres and carry no
-// impulse, yet cost a full update in every sweep and an exact query in the narrowphase. 5 mm until
-// 26 Nov: in the 2002-jack funnel 73 % of the contacts were such (median gap 2.9 mm), and 1 mm took
-// its step on two threads from 205 and 190 to 151 and 138 ms (docs/meshes.md, "A 1 mm contact skin,
-// and interleaving everywhere").
+// impulse, yet cost a full update in every sweep and an exact query in the narrowphase (in mesh
+// piles most of the contacts; docs/benchmarks.md).
 inline constexpr double kContactSkin = 0.001;  // metres
 // How far a pair of meshes may move relative to each other and still keep the contacts of its last
 // search (ContactGenerator::PairMemory).
@@ -102,9 +100,9 @@ class ContactGenerator {
   // those contacts (stored in a's frame, so a's own motion carries them). A kept point differs from
   // a fresh search's point of the same features by at most that motion, 1 um (a thousandth of the
   // skin), in place and gap. The set itself may differ where a fresh search would gain or lose a
-  // point at the margin or at the manifold's cap, or switch features. A jammed funnel's jacks creep
-  // at about 1e-6 m/s, so each pair searches about once in 100 steps instead of every step
-  // (docs/meshes.md, "Resting pairs keep their contacts").
+  // point at the margin or at the manifold's cap, or switch features. A jammed pile's bodies creep
+  // so slowly that a resting pair takes many steps to move that far, and searches only then
+  // (docs/meshes.md, "Remembering mesh pairs between steps").
   struct PairMemory {
     BodyPair pair;
     Pose bInA;

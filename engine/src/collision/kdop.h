@@ -12,6 +12,8 @@
 namespace contactlab {
 
 inline constexpr int kMaxKdopAxes = 13;
+// The k a mesh model is built with unless told otherwise; WorldSettings::kdop defaults to it.
+inline constexpr int kDefaultKdop = 14;
 
 // Two consecutive entries of a per-axis array (slab bounds, projections, axis components) as one
 // GCC vector, one SSE2 register on x86-64: the kDOP tests take their slabs two at a time.
@@ -46,7 +48,7 @@ struct AxisComponents {
 // The same for a point's path point + t move, t in [0, 1]: per axis the interval [low, high] its
 // projection sweeps (one more entry, the padding's). Formed once per path, for a query that tests
 // it against many kDOPs (a mesh vertex against a leaf of tetrahedra and then each of them:
-// projected per kDOP, the two dot products per axis were most of such a test's cost).
+// projected per kDOP, the two dot products per axis would be most of such a test's cost).
 struct PathProjections {
   std::array<double, kMaxKdopAxes + 1> low;
   std::array<double, kMaxKdopAxes + 1> high;

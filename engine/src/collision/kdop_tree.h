@@ -30,9 +30,8 @@ class KdopTree {
   int primitiveCount() const { return static_cast<int>(order_.size()); }
 
   // Leaves hold a few primitives: the bottom levels of a one-per-leaf tree cost more node tests
-  // than testing their primitives (jack against jack: 4 per leaf measured about twice as fast as
-  // 1; docs/meshes.md). Queries report every primitive of a leaf they reach, so callers test the
-  // primitives exactly. (A mesh's triangle and tetrahedron trees use other sizes: MeshCollisionModel.)
+  // than testing their primitives (docs/benchmarks.md). Queries report every primitive of a leaf
+  // they reach, so callers test the primitives exactly. (A mesh's triangle and tetrahedron trees use other sizes: MeshCollisionModel.)
   static constexpr int kDefaultLeafSize = 4;
   // No leaf lies deeper below the root than this, whatever the input (chooseSplit).
   static constexpr int kMaxDepth = 31;
@@ -190,10 +189,9 @@ class KdopTree {
   // The tandem traversal's node test. Neither tree is refitted: a node pair is kept when a's node
   // box, moved into b's frame and projected on b's axes, overlaps b's node kDOP (a necessary
   // condition for the bounded sets to come within the margin). One direction only: the same test
-  // the other way round as well (b's box against a's kDOP) cost 6 % more instructions on landing
-  // jacks (vertex tree against tetrahedron tree) than it saved in node pairs, and a's boxes, round
-  // a's tight vertex nodes, against b's kDOPs, round its fat tetrahedra, reject more than the
-  // reverse alone: 11 % fewer instructions than both (docs/meshes.md).
+  // the other way round as well (b's box against a's kDOP) costs more than it saves in node pairs,
+  // and a's boxes, round a's tight vertex nodes, against b's kDOPs, round its fat tetrahedra,
+  // reject more than the reverse alone (docs/benchmarks.md).
   struct TandemTest {
     OrientedBoxTest aBoxInB;
     TandemTest(const KdopTree& b, const Pose& bInA, double margin, const LinearMotion& motionOfA)
@@ -277,9 +275,8 @@ class KdopTree {
   // A depth-first traversal that pushes two children and pops one holds at most depth + 1 nodes
   // (depth of a and of b plus one for a tandem traversal); no tree is deeper than kMaxDepth, so a
   // fixed array serves every tree without allocating, and queries may nest. The entries are plain
-  // structs, left uninitialized until pushed: an array of std::pair is zeroed on construction,
-  // which cost 576 bytes of stores per tandem traversal from a front entry and 1152 per
-  // nearest-point search (8 % of the mesh pairs' traversal samples on `jacks`).
+  // structs, left uninitialized until pushed: an array of std::pair is zeroed on construction, a
+  // run of stores on every tandem traversal and nearest-point search.
   struct NodePair {
     int a, b;
   };

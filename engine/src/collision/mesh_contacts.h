@@ -31,8 +31,8 @@ void addMeshBallContact(const MeshCollisionModel& mesh, const Pose& meshPose, bo
 // pose and half extents, and a few more: the leaves of the vertex tree whose node boxes, turned
 // into the box's frame, overlap the box's own three slabs grown by the margin. A vertex within the
 // margin of the box lies within those slabs, so none is missed; callers test each exactly. The
-// box's kDOP turned into the mesh's frame instead (used until 25 Nov) grows with the turn: a jack
-// tilted on a 20 m floor slab proposed its whole top as well.
+// box's kDOP turned into the mesh's frame instead would grow with the turn: for a jack tilted on
+// a 20 m floor slab it would propose the slab's whole top as well.
 template <class Visit>
 void forEachVertexNearBox(const MeshCollisionModel& mesh, const Pose& meshPose, const Pose& boxPose,
                           const Vec3& halfExtents, double margin, Visit&& visit) {

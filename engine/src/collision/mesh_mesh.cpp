@@ -16,14 +16,13 @@ namespace {
 // `other` at its nearest surface point: a vertex whose first-order path relative to other (the
 // pair's translation and turns, ContactBuffer::relativeTravel) comes within the point margin of
 // other's solid, as every vertex inside it does. The margin alone (a ball as wide as the whole
-// travel) also holds the vertices moving away or sideways: where the funnel's column lands, the
-// pairs searched nine nearest surface points per contact they kept, and those searches were most
-// of the collision time (docs/meshes.md).
+// travel) also holds the vertices moving away or sideways, each costing a nearest-surface-point
+// search that finds no contact, and in landing piles those searches dominate (docs/meshes.md).
 // The candidates are the vertices of the leaves whose points' paths come within the point margin
 // of a leaf of other's tetrahedra in the tandem traversal (the node tests follow each node's own
 // first-order motion, translation and turn, as the vertex tests do: nodes moved by the translation
-// in a ball as wide as the turns let 22 times as many vertices be tested in the funnel's landing,
-// 98 % of them in vain; docs/meshes.md), kept only if the vertex's own path comes within the point
+// in a ball as wide as the turns let many times as many vertices be tested, nearly all in vain;
+// docs/benchmarks.md), kept only if the vertex's own path comes within the point
 // margin of one of those tetrahedra (their leaf's kDOP, then each one's kDOP and face planes): a
 // pair of leaves holds up to 4 x 16 vertex / tetrahedron pairs of which few touch, and a vertex
 // whose path is near none of other's tetrahedra cannot reach other's surface (its triangles

@@ -81,13 +81,11 @@ MeshCollisionModel::MeshCollisionModel(std::shared_ptr<const MeshGeometry> geome
       roundingSlack_(1e-9 * (1.0 + geometry_->boundingRadius)),
       vertexTree_(k, pointBounds(kdopAxes(k), geometry_->surface.vertices)),
       // Leaves of 2 triangles for the nearest-triangle search (a branch and bound that gains from
-      // tight leaves): jacks, callgrind, 2 landing steps 1.508G instructions and 10 steps from rest
-      // 1.842G, against 1.528G and 1.859G with 4, 1.534G and 1.848G with 1, 1.611G and 1.911G with 8.
+      // tight leaves), the cheapest of 1, 2, 4 and 8 on the jacks (docs/benchmarks.md).
       triangleTree_(k, elementBounds(kdopAxes(k), geometry_->surface.triangles, geometry_->surface.vertices), 2),
       // Leaves of 16 tetrahedra: collideMeshMesh tests a vertex against a whole leaf's kDOP before
-      // its tetrahedra, which is cheaper than the tandem node tests a deeper tree needs. Jacks,
-      // callgrind, with that leaf test: 2 landing steps 1.53G instructions, 10 steps from rest
-      // 1.87G; leaves of 8: 1.72G and 1.89G; 32: 1.45G and 1.93G (docs/meshes.md).
+      // its tetrahedra, which is cheaper than the tandem node tests a deeper tree needs; 8 and 32
+      // cost more on the jacks (docs/benchmarks.md).
       tetrahedronTree_(k, tetrahedronBounds_, 16) {
   const auto& vertices = geometry_->surface.vertices;
   triangleNormals_.reserve(geometry_->surface.triangles.size());

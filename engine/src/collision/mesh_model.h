@@ -10,7 +10,6 @@
 
 #include "collision/kdop_tree.h"
 #include "contactlab/mesh.h"
-#include "contactlab/solver_settings.h"
 
 namespace contactlab {
 
@@ -101,7 +100,7 @@ class MeshCollisionModel {
 // geometry, so the address stays valid), built with the World's kDOP setting.
 class MeshModelCache {
  public:
-  explicit MeshModelCache(int k = SolverSettings{}.kdop);
+  explicit MeshModelCache(int k = kDefaultKdop);
 
   int k() const { return k_; }
   // A different k drops every model; they are rebuilt on the next prepare().

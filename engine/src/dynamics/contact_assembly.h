@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "collision/contact_generation.h"
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 
 namespace contactlab {
 

@@ -23,8 +23,8 @@ Vec3 freeRotationStep(const Vec3& omegaBody, const Vec3& principalInertia, doubl
     const Vec3 residual = inertia * (next - omegaBody) + dt * mid.cross(inertia * mid);
     // dF/dW = I + dt/2 ( [m]x I - [I m]x ).
     const Mat3 jacobian = inertia + 0.5 * dt * (skew(mid) * inertia - skew(inertia * mid));
-    // The 3x3 cofactor inverse (Eigen's closed form): no pivoting and no loops; replacing the LU
-    // solve took the wall's step from 0.3136 to 0.3075 ms (docs/benchmarks.md). The Jacobian is
+    // The 3x3 cofactor inverse (Eigen's closed form): no pivoting and no loops, cheaper than an LU
+    // solve (docs/benchmarks.md). The Jacobian is
     // the inertia plus a term of relative size dt |omega|; where it is singular, both give
     // non-finite velocities, which the world reports.
     const Vec3 correction = jacobian.inverse() * residual;

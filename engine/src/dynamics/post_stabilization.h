@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "contactlab/body.h"
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 
 namespace contactlab {
 

@@ -17,7 +17,7 @@
 #include "dynamics/post_stabilization.h"
 #include "dynamics/world_problem.h"
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 namespace contactlab {
 
@@ -31,7 +31,7 @@ struct World::Impl {
   std::vector<int> slotOfBody;  // -1 for static and kinematic bodies
   std::vector<int> bodyOfSlot;
 
-  SolverSettings settings;
+  WorldSettings settings;
   std::unique_ptr<ContactSolver> solver;
   std::unique_ptr<ThreadPool> pool;  // settings.threads threads; shared by every stage and the solver
 
@@ -60,13 +60,15 @@ struct World::Impl {
   void buildProblem();
   void warmStart();
   void solve();
+  void storeImpulses();
+  const Eigen::VectorXd& applyContactResponse();
   void stabilize();
   void report();
   const std::vector<ContactReport>& contactReports();
   void checkFinite() const;
 };
 
-World::World(const Scene& scene, const SolverSettings& settings) : impl_(std::make_unique<Impl>()) {
+World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
   validateSceneSettings(scene);
   impl_->gravity = scene.gravity;
   impl_->dt = scene.dt;
@@ -77,7 +79,7 @@ World::World(const Scene& scene, const SolverSettings& settings) : impl_(std::ma
     impl_->slotOfBody.push_back(dynamic ? static_cast<int>(impl_->bodyOfSlot.size()) : -1);
     if (dynamic) impl_->bodyOfSlot.push_back(static_cast<int>(i));
   }
-  setSolverSettings(settings);
+  setSettings(settings);
   impl_->report();
 }
 
@@ -108,17 +110,12 @@ void World::Impl::step() {
   {
     ScopedStageTimer timer(metrics, Stage::Solve);
     solve();  // eq. 42a
+    storeImpulses();  // for the next step's warm start
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
-    // Eq. 42b needs M^-1 J^T lambda; Gauss-Seidel solvers already hold it.
-    const Eigen::VectorXd* response = problem.numContacts() > 0 ? solver->bodySpaceResponse() : nullptr;
-    if (!response) {
-      slotContacts.build(problem);
-      applyInvMassJt(problem, slotContacts, lambda, contactResponse, pool.get());
-      response = &contactResponse;
-    }
-    integrateVelocities(bodies, bodyOfSlot, freeVelocity, *response, pool.get());  // eq. 42b
+    const Eigen::VectorXd& response = applyContactResponse();  // M^-1 J^T lambda
+    integrateVelocities(bodies, bodyOfSlot, freeVelocity, response, pool.get());  // eq. 42b
     finishPositions(bodies, dt, pool.get());                                        // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
   }
@@ -169,8 +166,13 @@ void World::Impl::warmStart() {
 }
 
 void World::Impl::solve() {
-  metrics.solve = solver->solve(problem, settings, lambda);
+  metrics.solve = solver->solve(problem, settings.solver, lambda);
   if (settings.computeNaturalMap) metrics.solve.naturalMapResidual = naturalMapResidual(problem, lambda);
+}
+
+// The impulses keyed by body pair and feature, the tangential part in world coordinates: the next
+// step's contact frames differ, and warmStart projects the stored vector onto them.
+void World::Impl::storeImpulses() {
   cacheEntries.resize(problem.numContacts());
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
@@ -180,6 +182,16 @@ void World::Impl::solve() {
                    impulse[kTorsion]}};
   }
   warmStartCache.store(cacheEntries);
+}
+
+// M^-1 J^T lambda, 6 per slot, which eq. 42b adds to the free velocities. Gauss-Seidel solvers keep
+// it up to date while they sweep (ContactSolver::bodySpaceResponse); for the others it is gathered here.
+const Eigen::VectorXd& World::Impl::applyContactResponse() {
+  if (problem.numContacts() > 0)
+    if (const Eigen::VectorXd* kept = solver->bodySpaceResponse()) return *kept;
+  slotContacts.build(problem);
+  applyInvMassJt(problem, slotContacts, lambda, contactResponse, pool.get());
+  return contactResponse;
 }
 
 void World::Impl::stabilize() {
@@ -254,17 +266,17 @@ void World::Impl::checkFinite() const {
   }
 }
 
-void World::setSolverSettings(const SolverSettings& settings) {
-  if (settings.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
-  if (!(settings.tolAbs >= 0.0) || !(settings.tolRel >= 0.0))
+void World::setSettings(const WorldSettings& settings) {
+  if (settings.solver.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
+  if (!(settings.solver.tolAbs >= 0.0) || !(settings.solver.tolRel >= 0.0))
     throw std::invalid_argument("tolerances must be non-negative");
   if (settings.threads < 1)
     throw std::invalid_argument("threads must be at least 1, got " + std::to_string(settings.threads));
   if (!isSupportedKdop(settings.kdop))
     throw std::invalid_argument("kdop must be 14, 18 or 26, got " + std::to_string(settings.kdop));
-  if (!impl_->solver || settings.solver != impl_->settings.solver) {
-    std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
-    if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver + "\"");
+  if (!impl_->solver || settings.solver.solver != impl_->settings.solver.solver) {
+    std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver.solver);
+    if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver.solver + "\"");
     impl_->solver = std::move(solver);
   }
   if (!impl_->pool || impl_->pool->threadCount() != settings.threads)
@@ -276,7 +288,7 @@ void World::setSolverSettings(const SolverSettings& settings) {
 
 const ContactProblem& lastContactProblem(const World& world) { return world.impl_->problem; }
 
-const SolverSettings& World::solverSettings() const { return impl_->settings; }
+const WorldSettings& World::settings() const { return impl_->settings; }
 const std::vector<Body>& World::bodies() const { return impl_->bodies; }
 const std::vector<ContactReport>& World::contacts() const { return impl_->contactReports(); }
 const StepMetrics& World::lastMetrics() const { return impl_->metrics; }

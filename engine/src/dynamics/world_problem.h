@@ -3,7 +3,7 @@
 // own tools: `contactlab-cli run --dump-problems` writes it as a Siconos file. Valid until the
 // next step.
 #include "contactlab/world.h"
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 
 namespace contactlab {
 

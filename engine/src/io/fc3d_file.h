@@ -14,7 +14,7 @@
 #include <string>
 #include <string_view>
 
-#include "solvers/delassus_problem.h"
+#include "problem/delassus_problem.h"
 
 namespace contactlab {
 

@@ -8,9 +8,9 @@
 
 #include "contactlab/metrics.h"
 #include "contactlab/solver_settings.h"
-#include "dynamics/contact_problem.h"
-#include "solvers/delassus_problem.h"
-#include "solvers/natural_map.h"
+#include "problem/contact_problem.h"
+#include "problem/delassus_problem.h"
+#include "problem/natural_map.h"
 
 namespace contactlab {
 

@@ -5,7 +5,7 @@
 #include <limits>
 #include <numbers>
 
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 namespace contactlab {
 namespace {

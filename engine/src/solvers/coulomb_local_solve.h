@@ -1,6 +1,6 @@
 #pragma once
 // One contact's Coulomb problem solved exactly: the local problem of a block Gauss-Seidel sweep
-// (Siconos' NSGS has this structure; PROX-GS runs it with SolverSettings::proxExactLocalSolve).
+// (Siconos' NSGS has this structure; PROX-GS runs it with SolverSettings::problemFile.exactLocalSolve).
 //
 // With the other contacts' impulses fixed, contact k's velocity on its rows (n, t, s) is
 // v = A r + b, A the 3x3 (n, t, s) part of W_kk and b = q_k + sum_{l != k} W_kl lambda_l. The

@@ -17,7 +17,7 @@ namespace {
 // revisit every body, so an inner solve left short is continued on the next pass, and the outer
 // merit (the pass's impulse changes) only reaches tolAbs once the inner solves have settled too.
 // With tolAbs = 0 (never stop early) the inner solves run to round-off (kInnerRoundOff, relative).
-// Before (50 sweeps to 1e-10 from zero, every visit) ffd-id took 70-130x prox-gs's time per step.
+// Solving every visit to round-off from zero would cost many times prox-gs's time per step.
 constexpr int kInnerRowUpdates = 32;  // sweeps a visit: max(kInnerMinSweeps, this / contacts)
 constexpr int kInnerMinSweeps = 3;
 constexpr double kInnerFraction = 1e-4;

@@ -131,12 +131,12 @@ SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, 
   if (rows.numContacts() == 0) return emptyProblemReport();
   const Stopwatch watch;
   SolveReport report;
-  if (!(settings.modulusAlpha > 0.0) || !(settings.modulusGamma > 0.0))
+  if (!(settings.modulus.alpha > 0.0) || !(settings.modulus.gamma > 0.0))
     throw std::invalid_argument("modulus-gs: alpha and gamma must be positive");
   if (fixedBounds_ && fixedLower_.size() != 4 * rows.numContacts())
     throw std::invalid_argument("modulus-gs: fixed bounds do not match the problem's rows");
-  alpha_ = settings.modulusAlpha;
-  gamma_ = settings.modulusGamma;
+  alpha_ = settings.modulus.alpha;
+  gamma_ = settings.modulus.gamma;
 
   // Method 3.2's first lines: lambda^0 <- p_BLCP(lambda^0) (normal rows first: the friction box
   // depends on them), x^0 <- (gamma/2) lambda^0, v^{1,1} <- v + M^-1 J^T lambda^0. As in the paper,

@@ -16,7 +16,7 @@
 // sweep k is one sweep of Method 3.2 on BLCP(q, l(lambda_n^k), u(lambda_n^k), A), with lambda_n^k the
 // normal impulses at the start of the sweep. With all mu zero the friction rows are fixed at zero and
 // the iteration on the normal rows is exactly Method 3.1.
-#include "solvers/contact_rows.h"
+#include "problem/contact_rows.h"
 #include "solvers/contact_solver.h"
 
 namespace contactlab {

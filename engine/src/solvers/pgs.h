@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <limits>
 
-#include "solvers/contact_rows.h"
+#include "problem/contact_rows.h"
 #include "solvers/prox/prox_solver.h"
 
 namespace contactlab {
@@ -86,7 +86,7 @@ class BoxGaussSeidelSweep {
   Eigen::VectorXd lambda_;  // 4 per contact
 };
 
-// "pgs" (omega = 1) and "psor" (omega = SolverSettings::psorOmega).
+// "pgs" (omega = 1) and "psor" (omega = PsorSettings::omega).
 class ProjectedGaussSeidel final : public ProxSolver {
  public:
   // Delassus problems: the same sweep over W's block rows (ProxDelassusSweep, ProxAlgorithm::BoxGaussSeidel).
@@ -95,7 +95,7 @@ class ProjectedGaussSeidel final : public ProxSolver {
 
  protected:
   double fixedLocalRScale(const SolverSettings& settings) const override {
-    return overRelaxed_ ? settings.psorOmega : 1.0;
+    return overRelaxed_ ? settings.psor.omega : 1.0;
   }
   void prepare(const ContactProblem& problem, const RFactors&) override { sweep_.prepare(problem); }
   void setIterate(const ContactProblem&, const Eigen::VectorXd& lambda) override { sweep_.setIterate(lambda); }

@@ -69,12 +69,12 @@ void PgsSubspaceMinimization::subspaceStep(BoxGaussSeidelSweep<Rows>& sweep, con
   if (freeRows == 0) return;
 
   // Conjugate gradients, not preconditioned, as in the paper's experiments (sec. 5); the matrix is
-  // A_FF + gamma diag(A_FF) (sec. 5.1's regularization, see SolverSettings::pgsSmRegularization).
+  // A_FF + gamma diag(A_FF) (sec. 5.1's regularization, see SolverSettings::pgsSm.regularization).
   // A_FF is only positive semi-definite when the free rows outnumber the bodies' degrees of
   // freedom; a direction with p^T A p <= 0 ends the iteration with what it has.
-  const double gamma = settings.pgsSmRegularization;
-  const int maxIterations = settings.pgsSmCgMaxIterations > 0 ? settings.pgsSmCgMaxIterations : freeRows;
-  const double stopNorm = settings.pgsSmCgTolerance * rhs_.norm();
+  const double gamma = settings.pgsSm.regularization;
+  const int maxIterations = settings.pgsSm.cgMaxIterations > 0 ? settings.pgsSm.cgMaxIterations : freeRows;
+  const double stopNorm = settings.pgsSm.cgTolerance * rhs_.norm();
   x_.setZero(rowCount);
   residual_ = rhs_;
   direction_ = residual_;
@@ -166,7 +166,7 @@ SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const
     return absolute || relative;
   };
 
-  const int pgsSweeps = std::max(1, settings.pgsSmPgsSweeps);
+  const int pgsSweeps = std::max(1, settings.pgsSm.pgsSweeps);
   bool done = false;
   const Stopwatch iterating;
   while (!done && report.iterations < settings.maxIterations) {
@@ -178,7 +178,7 @@ SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const
     }
     if (terminated(merit)) break;
     // Lines 6-19: the subspace phase.
-    for (int i = 0; i < settings.pgsSmSubspaceSteps && report.iterations < settings.maxIterations; ++i) {
+    for (int i = 0; i < settings.pgsSm.subspaceSteps && report.iterations < settings.maxIterations; ++i) {
       subspaceStep(sweep, settings);
       merit = meritOfSweep();
       record(merit);

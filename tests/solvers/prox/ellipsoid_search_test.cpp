@@ -179,8 +179,8 @@ auto getLane(const V& v, int l) {
 // whichever lanes are inactive (their x is not meaningful: the sweep keeps its own value there),
 // with the spheroid's two-term search as with the three-term one (the lanes' tangential axes are
 // equal). The 512-bit vectors are checked as the library compiles them, for x86-64-v4
-// (gathered_search_test.cpp): here, in a baseline build, GCC splits them element by element, and
-// with them the test binary's unity unit holding this file was still compiling after 19 minutes.
+// (gathered_search_test.cpp): here, in a baseline build, GCC splits them element by element, which
+// would make the unity unit holding this file take far too long to compile.
 template <class Vector, bool spheroid>
 void checkWideLanes(unsigned seed) {
   constexpr int width = kWidth<Vector>;

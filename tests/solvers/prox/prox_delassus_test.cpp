@@ -1,11 +1,11 @@
-// PROX-GS on a Delassus problem with SolverSettings::proxLocalIterations > 1 (prox_delassus.cpp): the
+// PROX-GS on a Delassus problem with SolverSettings::problemFile.localIterations > 1 (prox_delassus.cpp): the
 // block Gauss-Seidel sweep solves each contact's local problem, checked against closed-form solutions.
 #include "solvers/prox/prox_delassus.h"
 
 #include <gtest/gtest.h>
 
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 #include "support/contact_problems.h"
 
 namespace contactlab {
@@ -27,13 +27,13 @@ DelassusProblem slidingContact() {
 
 Eigen::VectorXd oneSweep(const DelassusProblem& problem, int localIterations, bool exact = false) {
   SolverSettings settings;
-  settings.proxExactLocalSolve = exact;
-  settings.rFactor = RFactorStrategy::Local;
+  settings.problemFile.exactLocalSolve = exact;
+  settings.prox.rFactor = RFactorStrategy::Local;
   settings.maxIterations = 1;
   settings.tolAbs = 0.0;
   settings.tolRel = 0.0;
-  settings.proxLocalIterations = localIterations;
-  settings.proxLocalTolerance = 1e-15;
+  settings.problemFile.localIterations = localIterations;
+  settings.problemFile.localTolerance = 1e-15;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   makeSolver("prox-gs")->solve(problem, settings, lambda);
   return lambda;
@@ -57,21 +57,21 @@ TEST(ProxDelassusLocalIterations, ReachTheSameSolutionAsAlgorithm2OnAColumn) {
   const auto p = test::makeColumnProblem(6, 4);
   const DelassusProblem d = toDelassus(p.problem);
   SolverSettings settings;
-  settings.rFactor = RFactorStrategy::Local;
+  settings.prox.rFactor = RFactorStrategy::Local;
   settings.tolAbs = 1e-13;
   settings.tolRel = 0.0;
   settings.maxIterations = 20000;
   Eigen::VectorXd plain = Eigen::VectorXd::Zero(d.numRows()), block = plain;
   const SolveReport plainReport = makeSolver("prox-gs")->solve(d, settings, plain);
-  settings.proxLocalIterations = 10;
-  settings.proxLocalTolerance = 0.01;
+  settings.problemFile.localIterations = 10;
+  settings.problemFile.localTolerance = 0.01;
   const SolveReport blockReport = makeSolver("prox-gs")->solve(d, settings, block);
   ASSERT_TRUE(plainReport.converged());
   ASSERT_TRUE(blockReport.converged());
   EXPECT_LT((plain - block).cwiseAbs().maxCoeff(), 1e-8 * plain.cwiseAbs().maxCoeff());
   EXPECT_LT(blockReport.naturalMapResidual, 1e-10);
   // And with exact local solves (NSGS's sweep), which has no r-factor to back-track.
-  settings.proxExactLocalSolve = true;
+  settings.problemFile.exactLocalSolve = true;
   Eigen::VectorXd exact = Eigen::VectorXd::Zero(d.numRows());
   const SolveReport exactReport = makeSolver("prox-gs")->solve(d, settings, exact);
   ASSERT_TRUE(exactReport.converged());

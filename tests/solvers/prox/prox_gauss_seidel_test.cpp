@@ -4,7 +4,7 @@
 
 #include "core/thread_pool.h"
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 #include "solvers/prox/prox_gauss_seidel.h"
 #include "support/contact_problems.h"
 
@@ -22,7 +22,7 @@ TEST(ProxGaussSeidel, InterleavedSweepConvergesToTheSolutionAndKeepsItsResponse)
       const ContactProblem problem = test::makeRandomProblem(300, seed, 0.5);
       SolverSettings settings;
       settings.solver = "prox-gs";
-      settings.rFactor = strategy;
+      settings.prox.rFactor = strategy;
       settings.maxIterations = 20000;
       settings.tolAbs = 1e-12;
       settings.tolRel = 0.0;
@@ -60,7 +60,7 @@ TEST(ProxGaussSeidel, RunsOfGroupsGiveTheBitsOfGroupByGroup) {
     const ContactProblem problem = test::makeRandomProblem(c.contacts, 3, 0.5, c.bodies);
     for (const RFactorStrategy strategy : {RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked}) {
       SolverSettings settings;
-      settings.rFactor = strategy;
+      settings.prox.rFactor = strategy;
       settings.maxIterations = 12;
       settings.tolAbs = settings.tolRel = 0.0;
       ProxGaussSeidel byRuns, byGroups(1);  // runs of up to kMaxRun groups, and of one
@@ -84,7 +84,7 @@ TEST(ProxGaussSeidel, SplitSweepGivesTheSameBitsOnOneThreadAndTwo) {
   ThreadPool twoThreads(2);
   for (const RFactorStrategy strategy : {RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked}) {
     SolverSettings settings;
-    settings.rFactor = strategy;
+    settings.prox.rFactor = strategy;
     settings.maxIterations = 12;
     settings.tolAbs = settings.tolRel = 0.0;
     constexpr int kSplitFrom = 1000;

@@ -17,7 +17,7 @@ using test::solveFromZero;
 SolverSettings tightSettings(const std::string& solver, RFactorStrategy strategy) {
   SolverSettings s;
   s.solver = solver;
-  s.rFactor = strategy;
+  s.prox.rFactor = strategy;
   s.maxIterations = 20000;
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
@@ -70,7 +70,7 @@ TEST(ProxSolvers, WarmStartFromTheSolutionConvergesInOneIteration) {
     for (RFactorStrategy strategy : kStrategies) {
       SolverSettings s;  // the paper's defaults: tolerances 1e-3
       s.solver = solver;
-      s.rFactor = strategy;
+      s.prox.rFactor = strategy;
       Eigen::VectorXd lambda = solution;
       const SolveReport report = makeSolver(solver)->solve(p.problem, s, lambda);
       EXPECT_LE(report.iterations, 1) << solver << " " << rFactorName(strategy);
@@ -83,7 +83,7 @@ TEST(ProxSolvers, IterationCountsDoNotDependOnTheUnitOfMass) {
     for (RFactorStrategy strategy : kStrategies) {
       SolverSettings s;  // default tolerances: the absolute test is where units would matter
       s.solver = solver;
-      s.rFactor = strategy;
+      s.prox.rFactor = strategy;
       const auto grams = test::makeColumnProblem(6, 5, 1.0);
       const auto tonnes = test::makeColumnProblem(6, 5, 1000.0);
       SolveReport light, heavy;
@@ -167,9 +167,9 @@ TEST(ProxSolvers, DivergenceRollsBackAndShrinksR) {
 // can only take energy out: kinetic plus potential energy never rises above where it started.
 TEST(ProxSolvers, JacobiKeepsAFallingPileBounded) {
   for (RFactorStrategy strategy : {RFactorStrategy::Local, RFactorStrategy::Blocked}) {
-    SolverSettings settings;
-    settings.solver = "prox-jacobi";
-    settings.rFactor = strategy;
+    WorldSettings settings;
+    settings.solver.solver = "prox-jacobi";
+    settings.solver.prox.rFactor = strategy;
     World world(buildBuiltinScene("pile", {{"count", 100}}, 1), settings);
     const double initial = world.kineticEnergy() + world.potentialEnergy();
     double largestGain = 0.0;

@@ -6,8 +6,8 @@
 
 #include "io/fc3d_file.h"
 #include "solvers/contact_solver.h"
-#include "solvers/delassus_problem.h"
-#include "solvers/natural_map.h"
+#include "problem/delassus_problem.h"
+#include "problem/natural_map.h"
 #include "support/fc3d_samples.h"
 
 namespace contactlab {
@@ -83,13 +83,13 @@ TEST(SubspaceStep, ProxGsWithSubspaceStepsSolvesTheStackPlainProxGsStallsOn) {
   // (docs/fc3d.md); with a subspace step every 50 sweeps it goes below Siconos PROX's 1.15e-9.
   const DelassusProblem problem = readFc3dFile(test::fc3dPath("BoxesStack1-i100000-32.hdf5.dat"));
   SolverSettings settings;
-  settings.rFactor = RFactorStrategy::Local;
+  settings.prox.rFactor = RFactorStrategy::Local;
   settings.tolAbs = 1e-9;
   settings.tolRel = 0.0;
   settings.naturalMapTolerance = 1e-9;
   settings.maxIterations = 1000;
   auto solveWithInterval = [&](int interval) {
-    settings.proxSubspaceInterval = interval;
+    settings.problemFile.subspaceInterval = interval;
     Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
     const SolveReport report = makeSolver("prox-gs")->solve(problem, settings, lambda);
     return std::make_pair(report, naturalMapResidual(problem, lambda));
@@ -113,7 +113,7 @@ TEST(SubspaceStep, BoxSolversTakeNone) {
     settings.maxIterations = 200;
     Eigen::VectorXd plain = Eigen::VectorXd::Zero(problem.numRows()), stepped = plain;
     const SolveReport plainReport = makeSolver(name)->solve(problem, settings, plain);
-    settings.proxSubspaceInterval = 10;
+    settings.problemFile.subspaceInterval = 10;
     const SolveReport steppedReport = makeSolver(name)->solve(problem, settings, stepped);
     EXPECT_EQ(plainReport.iterations, steppedReport.iterations) << name;
     EXPECT_EQ(plain, stepped) << name;

@@ -19,9 +19,9 @@
 //    t (the secular-equation solvers' rational interpolation, as in LAPACK's dlaed4, here with the
 //    pole p fitted too). The model is exact for one term (any d_i) and for one varying term plus
 //    terms that stay constant, the friction ellipsoid's common case: a small torsion axis whose
-//    term changes fast beside two large tangential ones that barely move. On the pyramid this
-//    took 3.2 evaluations per search where Newton on S^(-1/2) - 1 (exact for one term only)
-//    took 5.8. Where the model has no root (its constant a >= 1, possible far left of the root)
+//    term changes fast beside two large tangential ones that barely move, so it takes fewer
+//    evaluations per search than Newton on S^(-1/2) - 1, exact for one term only
+//    (docs/benchmarks.md). Where the model has no root (its constant a >= 1, possible far left of the root)
 //    the step is that Newton step instead, which from the left never overshoots (S^(-1/2) - 1 is
 //    concave: a power mean of the d_i + t);
 //  - every evaluation shrinks the bracket (by the sign of S - 1), and a step that would leave it
@@ -63,7 +63,7 @@ CONTACTLAB_LANE_INLINE double squareRoot(double x) { return std::sqrt(x); }
 // call after each; there SSE2's sqrtpd does two elements at a time (every x86-64; the AVX2 clone
 // encodes it as vsqrtpd on 128 bits). The sweep's file is compiled with -fno-math-errno, and then
 // the plain loop below is one square root per register in each clone: in the AVX2 clone one
-// 256-bit vsqrtpd for four lanes (on the pyramid and the pile this took 3-5 % off the sweep).
+// 256-bit vsqrtpd for four lanes.
 // Square roots are correctly rounded, so all give the same bits (the arguments here are >= 0).
 // The template thus has a different body in the sweep's file than in others (the tests); it is
 // always inlined and both bodies give the same bits, so the one-definition rule's letter is all
@@ -109,9 +109,9 @@ CONTACTLAB_LANE_INLINE bool anyOf(Mask mask) {
 }
 
 // 1/e_i for the n values with one division: 1/e_i = (product of the other e_j) / (product of all).
-// The sweep's search is bound by the divider (its divisions were about half of the pyramid's step,
-// perf on 835ee57), and the products cost a few multiplications; each reciprocal is then within
-// a few ulps instead of half an ulp, which the search's tolerance (kRootTolerance) is far above.
+// The sweep's search is bound by the divider (docs/benchmarks.md), and the products cost a few
+// multiplications; each reciprocal is then within a few ulps instead of half an ulp, which the
+// search's tolerance (kRootTolerance) is far above.
 // The signs do not matter. An element with some |e_i| outside [1e-100, 1e100] (a zero among them),
 // where a product could overflow or underflow, takes the plain divisions instead; each element's
 // result depends on its own values only, so a vector lane gives the bits the scalar search gives.
@@ -185,8 +185,8 @@ CONTACTLAB_LANE_INLINE T secularRoot(const T* c, const T* d, T low, T high, bool
   // sqrt(sum_I c_i) - max_I d_j: a start left of the root, close to it when the subset's terms
   // dominate. The subsets taken: the leading n - 1 terms (the friction ellipsoid's tangential axes,
   // whose d_i differ only by the metric), the last alone (the torsion term, dominating for a contact
-  // spinning against mu_tau) and all n. On the pyramid this start took 3.2 evaluations per search,
-  // as every subset did, and the best single term 3.7.
+  // spinning against mu_tau) and all n: as few evaluations as taking every subset, fewer than the
+  // best single term (docs/benchmarks.md).
   T smallestD = d[0], leading = c[0], leadingD = d[0];
   for (int i = 1; i < n; ++i) smallestD = smaller(smallestD, d[i]);
   for (int i = 1; i < n - 1; ++i) leading += c[i], leadingD = larger(leadingD, d[i]);
@@ -273,7 +273,7 @@ CONTACTLAB_LANE_INLINE T ellipsoidRootFunction(T t, const T* z, const T* squared
 // (x = sqrt(G)^-1 (tK_y + I)^-1 sqrt(G) z), and so skips the divisions that undo the substitution.
 // `spheroid` (dims = 3): the first two axes are equal in every active lane. Their two terms of S
 // share a pole and are summed into one, so the search solves a two-term secular equation: the same
-// root, about 6 % less time for the search (27 Nov, docs/benchmarks.md), different last bits.
+// root in less time (docs/benchmarks.md), different last bits.
 template <int dims, bool spheroid = false, class T, class Mask>
 CONTACTLAB_LANE_INLINE void projectOutsidePoint(const T* zIn, const T* axesIn, Mask active, T* x, const T* mapped = nullptr) {
   // eq. 37: scale so every axis and coordinate is below one (the largest lands in [1/2, 1); below 4

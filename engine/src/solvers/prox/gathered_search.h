@@ -6,8 +6,8 @@
 //    baseline x86-64, like the sweep;
 //  - gathered_search_avx512.cpp: 512-bit vectors, in a file compiled for x86-64-v4 (AVX-512) as a
 //    whole. A target_clones or target("arch=x86-64-v4") function is not enough: GCC 12 then still
-//    splits the helpers' 512-bit selects element by element (1,040 scalar compares in that clone),
-//    and the 2000-body pile's sweep took 2.3 times as long.
+//    splits the helpers' 512-bit selects element by element into scalar compares, and the sweep
+//    is far slower (docs/benchmarks.md).
 // searchGatheredLanes picks the second where the CPU has x86-64-v4. Each lane's result depends on
 // its own values only, and neither file contracts multiplies and adds into FMAs
 // (-ffp-contract=off), so both give the same bits.

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "solvers/contact_rows.h"
+#include "problem/contact_rows.h"
 #include "solvers/coulomb_local_solve.h"
 #include "solvers/pgs.h"
 #include "solvers/prox/prox_contact_update.h"
@@ -11,9 +11,9 @@
 namespace contactlab {
 
 void ProxDelassusSweep::prepare(const DelassusProblem& problem, const SolverSettings& settings) {
-  localIterations_ = std::max(settings.proxLocalIterations, 1);
-  localTolerance_ = settings.proxLocalTolerance;
-  exactLocalSolve_ = settings.proxExactLocalSolve;
+  localIterations_ = std::max(settings.problemFile.localIterations, 1);
+  localTolerance_ = settings.problemFile.localTolerance;
+  exactLocalSolve_ = settings.problemFile.exactLocalSolve;
   // Jacobi's step split (prox_jacobi.h explains why it is needed): without bodies we split it among
   // the contacts that contact k's velocity depends on, the blocks of its block row (itself
   // included). That is at least the body-space count (the contacts on its busiest body), so never

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "contactlab/solver_settings.h"
-#include "solvers/delassus_problem.h"
+#include "problem/delassus_problem.h"
 #include "solvers/prox/r_factor.h"
 
 namespace contactlab {
@@ -19,7 +19,7 @@ class ProxDelassusSweep {
  public:
   explicit ProxDelassusSweep(ProxAlgorithm algorithm) : algorithm_(algorithm) {}
 
-  // Reads SolverSettings::proxLocalIterations, proxLocalTolerance and proxExactLocalSolve.
+  // Reads SolverSettings::problemFile.localIterations, problemFile.localTolerance and problemFile.exactLocalSolve.
   void prepare(const DelassusProblem& problem, const SolverSettings& settings);
   void setIterate(const Eigen::VectorXd& lambda) {
     lambda_ = lambda;

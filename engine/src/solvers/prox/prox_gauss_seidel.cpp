@@ -456,11 +456,9 @@ struct ProxGaussSeidel::CompactLanes : gathered_search::GatheredLanes {
 // consecutive lanes and searched sixteen, eight or four at a time (searchGatheredLanes), or, a
 // single lane, by the scalar search (a vector search costs four lanes' worth for one).
 // A search is a chain of dependent divisions and square roots, three or four evaluations long; the
-// more lanes side by side, the more of that chain is shared (on the pile's outside lanes, timed
-// alone, 44 ns per lane sixteen at a time against 55 eight at a time: docs/benchmarks.md, "2026-11-26,
-// fourth session"). Left in their groups, the lanes inside the ellipsoid, separating or padding
-// would each take a vector lane (on the pyramid 45 % of the lanes are outside, and gathering took
-// its sweep from 33 to 29 ns per contact). Each lane's search depends on its own values only, so
+// more lanes side by side, the more of that chain is shared (docs/benchmarks.md). Left in their
+// groups, the lanes inside the ellipsoid, separating or padding would each take a vector lane,
+// and often about half the lanes are inside. Each lane's search depends on its own values only, so
 // the results are those of searching every lane alone.
 [[gnu::always_inline]] inline void ProxGaussSeidel::searchRun(UpdateState (&states)[kMaxRun], int run, bool spheroid,
                                                                CompactLanes& lanes) {
@@ -546,9 +544,8 @@ double ProxGaussSeidel::updateGroups(const RFactors& r) {
 // The sweep proper over the groups [begin, end), compiled three times and chosen at load time by
 // the CPU: for baseline x86-64 (each LanePack operation is two SSE2 instructions), for AVX2 (one
 // instruction, three-operand forms, twice the vector registers) and for x86-64-v4 (AVX-512: the
-// same 256-bit operations with 32 vector registers instead of 16; 2-9 % off the sweep on 26 Nov,
-// when the gathered lanes' searches were still inlined here; they now run in 512-bit vectors in
-// gathered_search_avx512.cpp). None contracts a multiply and an add into one FMA (the file is
+// same 256-bit operations with 32 vector registers instead of 16; the gathered lanes' searches
+// run in 512-bit vectors in gathered_search_avx512.cpp). None contracts a multiply and an add into one FMA (the file is
 // compiled with -ffp-contract=off, as x86-64-v4 has FMA), so all round alike and results do not
 // depend on the machine: a pile's trace from the AVX2 clone and the 256-bit searches (under
 // valgrind, which has no AVX-512) is bit-identical to the x86-64-v4 clone's with the 512-bit ones.

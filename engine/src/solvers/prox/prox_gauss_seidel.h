@@ -75,22 +75,14 @@ class ProxGaussSeidel final : public ProxSolver {
   // interleaveGroups: each position takes, of the next kInterleaveWindow groups not yet placed, the
   // first that shares no dynamic body with the kIndependentGroups groups before it, or else the
   // one that shares none with the most of them. Runs of up to kIndependentGroups + 1 groups are
-  // then updated together (updateRange). Seven (runs of eight groups, 32 contacts) since 26 Nov:
-  // a run's 10-16 outside lanes are searched sixteen at a time, and the sweep took 19 % less time
-  // on the pyramid, 13 % on the 2000-body pile, 7-8 % on the tower and the jacks, and 4 % more on
-  // the wall than with three (docs/benchmarks.md, "2026-11-26, fourth session"). Three had been
-  // chosen when a group with no independent candidate took the earliest one instead of the most
-  // independent: seven then made the wall's sweep take 1.85 times as long (its 82 bricks cannot
-  // fill that many disjoint groups).
+  // then updated together (updateRange). Seven (runs of eight groups, 32 contacts): a run's outside
+  // lanes are then searched sixteen at a time, which shortens the sweep on the benchmark scenes
+  // but the wall, whose 82 bricks cannot fill that many disjoint groups (docs/benchmarks.md).
   static constexpr int kIndependentGroups = kMaxRun - 1;
   static constexpr int kInterleaveWindow = 64;
   static constexpr int kZeroSlotSets = kIndependentGroups + 1;  // per part, see prepare
-  // Every problem is interleaved. Until 26 Nov only those whose w took at most 16 KB or that had at
-  // most 4 contacts per dynamic body were: with the 5 mm contact skin the 2002-jack funnel's landing
-  // swept slower interleaved (41 -> 59 ns per contact). With the 1 mm skin, 40 fixed sweeps from
-  // its states after 150 and 250 steps took 73.0 -> 61.5 and 49.2 -> 35.7 ms on two threads, and
-  // the 362 jacks after 300 steps 4.63 -> 3.30 ms on one (docs/meshes.md, "A 1 mm contact skin,
-  // and interleaving everywhere").
+  // Every problem is interleaved: with the 1 mm contact skin (kContactSkin) even the mesh piles,
+  // with many contacts per body, sweep faster interleaved (docs/benchmarks.md).
 
   // One group of contacts in lanes: what the update reads (the ContactBlock fields, transposed).
   // Aligned for AVX loads, whatever the target this header is compiled for.
@@ -115,8 +107,8 @@ class ProxGaussSeidel final : public ProxSolver {
   };
   // A group's diagonal R_k (Global and Local; Blocked applies its blocks through RFactors), kept
   // apart from ContactGroup: Global's R is one value for every contact, so the sweep reads one
-  // entry for all groups (stride 0, as RFactors does) and only Local streams one per group. On the
-  // 2000-body pile this took 224 of a group's 1,600 bytes out of the sweep (0-4 % of its time).
+  // entry for all groups (stride 0, as RFactors does) and only Local streams one per group: fewer
+  // bytes per group for the sweep to read.
   struct alignas(kGroupWidth * sizeof(double)) GroupRFactors {
     LanePack rDiagonal[4];           // R_k without the back-tracking scale
     LanePack frictionMetricSqrt[3];  // sqrt(G) of the friction rows, G = R_f^-1

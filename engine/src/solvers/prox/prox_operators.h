@@ -18,7 +18,7 @@ inline double proxNormalCone(double z) { return std::max(0.0, z); }
 // (GCC vector extension, one contact per element; the result is then a per-element mask).
 // Forced inline: the Gauss-Seidel sweep calls it from its AVX2 clone with 32-byte vectors, which
 // an out-of-line copy compiled for baseline x86-64 would take in memory, not in registers (GCC's
-// -Wpsabi); without optimization (Debug) GCC kept it out of line and the AVX2 call crashed.
+// -Wpsabi); without optimization (Debug) GCC would keep it out of line and the AVX2 call crash.
 template <class T>
 [[gnu::always_inline]] inline auto insideEllipsoid(T z1, T z2, T z3, T a1, T a2, T a3) {
   const T a23 = a2 * a3, a13 = a1 * a3, a12 = a1 * a2;

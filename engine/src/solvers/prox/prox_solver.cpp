@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "core/stage_timer.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 #include "solvers/prox/subspace_step.h"
 
 namespace contactlab {
@@ -49,7 +49,7 @@ struct ProxSolver::DelassusIteration {
     sweeper.getIterate(scratch);
     return naturalMapResidual(problem, scratch);
   }
-  // SolverSettings::proxSubspaceInterval: the iterate becomes the subspace step's candidate when
+  // SolverSettings::problemFile.subspaceInterval: the iterate becomes the subspace step's candidate when
   // that has the smaller natural-map residual.
   static constexpr bool kHasSubspaceStep = true;
   Eigen::MatrixXd denseW{};
@@ -93,10 +93,10 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
   // not vanish at their solution: they stop on their own merit (SolverSettings::naturalMapTolerance).
   const bool coulombProblem = delassusSweep_.algorithm() != ProxAlgorithm::BoxGaussSeidel;
   const bool stopOnNaturalMap = settings.naturalMapTolerance > 0.0 && coulombProblem;
-  // SolverSettings::proxSubspaceInterval; not for the box solvers either: the step solves the
+  // SolverSettings::problemFile.subspaceInterval; not for the box solvers either: the step solves the
   // Coulomb problem.
-  const bool subspaceSteps = settings.proxSubspaceInterval > 0 && coulombProblem;
-  iteration.initialize(rFactors_, adaptive ? settings.rFactor : RFactorStrategy::Local);
+  const bool subspaceSteps = settings.problemFile.subspaceInterval > 0 && coulombProblem;
+  iteration.initialize(rFactors_, adaptive ? settings.prox.rFactor : RFactorStrategy::Local);
   if (!adaptive) rFactors_.setScale(fixedScale);
   // Back-tracking changes R to tame a diverging sweep; a sweep that does not use R (exact local
   // solves) would only repeat itself, so it is treated as a fixed R.
@@ -139,7 +139,7 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
     }
     report.residual = merit;
     if constexpr (std::remove_reference_t<Iteration>::kHasSubspaceStep) {
-      if (subspaceSteps && report.iterations % settings.proxSubspaceInterval == 0) {
+      if (subspaceSteps && report.iterations % settings.problemFile.subspaceInterval == 0) {
         const auto [replaced, error] = iteration.subspaceStep(scratch_);
         if (stopOnNaturalMap && error < settings.naturalMapTolerance) {
           report.convergence = Convergence::Absolute;

@@ -35,10 +35,10 @@ class ProxSolver : public ContactSolver {
   // PGS and PSOR are this loop with fixed r-factors (PROX paper sec. 4.2, after eq. 39: "keeping
   // Local r-values as fixed constants the PROX scheme will deteriorate into PGS/PSOR variants"). A
   // positive value runs the solve with the Local r_i = 1 / A_ii scaled by it (omega of PSOR, 1 for
-  // PGS; it is RFactors::scale() and so the rFactorHistory) whatever settings.rFactor says, and
+  // PGS; it is RFactors::scale() and so the rFactorHistory) whatever settings.prox.rFactor says, and
   // without back-tracking: a sweep's merit may rise, it is never rolled back (only a non-finite
   // merit returns to the best iterate and ends the solve, since the same sweep would follow).
-  // 0, the default, is PROX: settings.rFactor with back-tracking.
+  // 0, the default, is PROX: settings.prox.rFactor with back-tracking.
   virtual double fixedLocalRScale(const SolverSettings&) const { return 0.0; }
 
   // The iterate lambda^k lives with the sweep (Gauss-Seidel keeps it in its lanes, so a sweep does

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "contactlab/solver_settings.h"
-#include "dynamics/contact_problem.h"
-#include "solvers/delassus_problem.h"
+#include "problem/contact_problem.h"
+#include "problem/delassus_problem.h"
 
 namespace contactlab {
 

@@ -4,8 +4,8 @@
 #include <limits>
 #include <vector>
 
-#include "solvers/delassus_problem.h"
-#include "solvers/natural_map.h"
+#include "problem/delassus_problem.h"
+#include "problem/natural_map.h"
 
 namespace contactlab {
 namespace {

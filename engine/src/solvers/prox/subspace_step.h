@@ -1,7 +1,7 @@
 #pragma once
 // The subspace minimization of PGS-SM (pgs-subspace-minimization.txt, sec. 4-5) carried over from
 // box friction to PROX's Coulomb(-Contensou) cone, for prox-gs on Delassus problems
-// (SolverSettings::proxSubspaceInterval).
+// (SolverSettings::problemFile.subspaceInterval).
 //
 // A first-order sweep finds which contacts separate, stick or slide long before it finds their
 // impulses: on BoxesStack1 (52 contacts of a resting stack) PROX-GS stalls near 2e-5 after 10000

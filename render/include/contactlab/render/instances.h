@@ -62,8 +62,8 @@ void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceB
 
 // Level of detail: moves the sphere instances whose radius on screen is below maxRadiusPixels to
 // the SmallSphere batch (order kept). focalPixels is the image height over 2 tan(vertical fov / 2).
-// Its outline then strays under half a pixel from a true circle; a pile of a thousand spheres
-// draws about twice as fast on a software rasterizer.
+// Its outline then strays under half a pixel from a true circle, and a pile of spheres draws much
+// faster on a software rasterizer (docs/app-performance.md).
 inline constexpr double kSmallSphereRadiusPixels = 12.0;
 void useSmallSpheresWhereTheyLookTheSame(InstanceBatches& batches, const Vec3& eye, double focalPixels,
                                          double maxRadiusPixels = kSmallSphereRadiusPixels);

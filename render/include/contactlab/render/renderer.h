@@ -25,8 +25,8 @@ struct RenderOptions {
 };
 
 // The defaults for this OpenGL: RenderOptions{} on a GPU. A software rasterizer (llvmpipe) gets no
-// MSAA, which doubles the cost of a frame there, and cheaper shadows: a 1024-texel map (a quarter of
-// the depth pass) and one shadow-map tap (the 3x3 PCF's four took half of the ground's shading).
+// MSAA, which is costly there, and cheaper shadows: a 1024-texel map (a quarter of the depth pass)
+// and one shadow-map tap instead of the 3x3 PCF's four (docs/app-performance.md).
 RenderOptions defaultRenderOptions(bool softwareRasterizer);
 
 // Names of the programs the renderer loads from <shaderDirectory>/<name>.vert and .frag.

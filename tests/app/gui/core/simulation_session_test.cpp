@@ -39,14 +39,14 @@ TEST(SimulationSession, SwitchingSolverAndRFactorChangesTheNextResidualCurve) {
   const SolveReport before = session.lastSolve();
   ASSERT_FALSE(before.residualHistory.empty());
   EXPECT_GT(before.initialGlobalR, 0.0);  // the Global strategy reports its r
-  EXPECT_EQ(session.world().solverSettings().solver, "prox-gs");
+  EXPECT_EQ(session.world().settings().solver.solver, "prox-gs");
 
-  SolverSettings settings = session.solverSettings();
-  settings.solver = "prox-jacobi";
-  settings.rFactor = RFactorStrategy::Local;
-  ASSERT_EQ(session.setSolverSettings(settings), std::nullopt);
-  EXPECT_EQ(session.solverSettings().solver, "prox-jacobi");
-  EXPECT_EQ(session.world().solverSettings().rFactor, RFactorStrategy::Local);
+  WorldSettings settings = session.settings();
+  settings.solver.solver = "prox-jacobi";
+  settings.solver.prox.rFactor = RFactorStrategy::Local;
+  ASSERT_EQ(session.setSettings(settings), std::nullopt);
+  EXPECT_EQ(session.settings().solver.solver, "prox-jacobi");
+  EXPECT_EQ(session.world().settings().solver.prox.rFactor, RFactorStrategy::Local);
   // Nothing changes until the next step.
   EXPECT_EQ(session.lastSolve().residualHistory, before.residualHistory);
 
@@ -66,9 +66,9 @@ TEST(SimulationSession, RFactorAloneChangesTheCurve) {
   ASSERT_EQ(local.load(SceneSource::builtin("wall")), std::nullopt);
   ASSERT_EQ(global.step(3), std::nullopt);
   ASSERT_EQ(local.step(3), std::nullopt);
-  SolverSettings settings = local.solverSettings();
-  settings.rFactor = RFactorStrategy::Local;
-  ASSERT_EQ(local.setSolverSettings(settings), std::nullopt);
+  WorldSettings settings = local.settings();
+  settings.solver.prox.rFactor = RFactorStrategy::Local;
+  ASSERT_EQ(local.setSettings(settings), std::nullopt);
   ASSERT_EQ(global.step(), std::nullopt);
   ASSERT_EQ(local.step(), std::nullopt);
   EXPECT_NE(local.lastSolve().residualHistory, global.lastSolve().residualHistory);
@@ -222,28 +222,28 @@ TEST(SimulationSession, HistoryFollowsTheSteps) {
 
 TEST(SimulationSession, LiveSettingsAreValidatedAndKeptAcrossLoads) {
   SimulationSession session;
-  SolverSettings bad;
-  bad.maxIterations = -1;
-  EXPECT_TRUE(session.setSolverSettings(bad).has_value());
+  WorldSettings bad;
+  bad.solver.maxIterations = -1;
+  EXPECT_TRUE(session.setSettings(bad).has_value());
   bad = {};
-  bad.solver = "no-such-solver";
-  const auto unknown = session.setSolverSettings(bad);
+  bad.solver.solver = "no-such-solver";
+  const auto unknown = session.setSettings(bad);
   ASSERT_TRUE(unknown.has_value());
   EXPECT_NE(unknown->find("no-such-solver"), std::string::npos) << *unknown;
-  EXPECT_EQ(session.solverSettings().solver, "prox-gs");
+  EXPECT_EQ(session.settings().solver.solver, "prox-gs");
 
-  SolverSettings settings;
-  settings.rFactor = RFactorStrategy::Blocked;
-  settings.maxIterations = 77;
-  ASSERT_EQ(session.setSolverSettings(settings), std::nullopt);  // before any world
+  WorldSettings settings;
+  settings.solver.prox.rFactor = RFactorStrategy::Blocked;
+  settings.solver.maxIterations = 77;
+  ASSERT_EQ(session.setSettings(settings), std::nullopt);  // before any world
   ASSERT_EQ(session.setDt(0.004), std::nullopt);
   FrictionDefaults friction;
   friction.mu = 0.3;
   ASSERT_EQ(session.setFrictionDefaults(friction), std::nullopt);
 
   ASSERT_EQ(session.load(SceneSource::builtin("bounce")), std::nullopt);
-  EXPECT_EQ(session.world().solverSettings().rFactor, RFactorStrategy::Blocked);
-  EXPECT_EQ(session.world().solverSettings().maxIterations, 77);
+  EXPECT_EQ(session.world().settings().solver.prox.rFactor, RFactorStrategy::Blocked);
+  EXPECT_EQ(session.world().settings().solver.maxIterations, 77);
   EXPECT_DOUBLE_EQ(session.world().dt(), 0.004);
   EXPECT_DOUBLE_EQ(session.world().frictionDefaults().mu, 0.3);
   EXPECT_DOUBLE_EQ(session.frictionDefaults().mu, 0.3);

@@ -1,7 +1,7 @@
 // The box-friction solvers (pgs, psor, pgs-sm, modulus-gs) on the Delassus form (contact_rows.h):
 // the same iteration as on the bodies, and on the Siconos samples the box problem's solution,
 // checked on the dense W, which is not the Coulomb one where a contact slides.
-#include "solvers/contact_rows.h"
+#include "problem/contact_rows.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "io/fc3d_file.h"
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 #include "support/contact_problems.h"
 #include "support/fc3d_samples.h"
 

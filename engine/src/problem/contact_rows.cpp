@@ -1,4 +1,4 @@
-#include "solvers/contact_rows.h"
+#include "problem/contact_rows.h"
 
 namespace contactlab {
 

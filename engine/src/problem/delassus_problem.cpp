@@ -1,10 +1,10 @@
-#include "solvers/delassus_problem.h"
+#include "problem/delassus_problem.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 
 namespace contactlab {
 namespace {
@@ -24,8 +24,8 @@ Mat46 jacobianBlock(const ContactBlock& block, bool sideB) {
 
 }  // namespace
 
-// The block-row product of every Delassus sweep (about 40 % of a PROX-GS sweep on the Capsules
-// sample), compiled for AVX2 and for baseline x86-64 (see blockRowVelocity).
+// The block-row product of every Delassus sweep (a large share of a PROX-GS sweep;
+// docs/benchmarks.md), compiled for AVX2 and for baseline x86-64 (see blockRowVelocity).
 [[gnu::target_clones("avx2", "default")]] Vec4 DelassusProblem::velocity(int k, const Eigen::VectorXd& lambda) const {
   return blockRowVelocity(*this, k, lambda.data());
 }

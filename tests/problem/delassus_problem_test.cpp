@@ -1,11 +1,11 @@
-// The Delassus form (engine/src/solvers/delassus_problem.cpp) against W = J M^-1 J^T formed densely
+// The Delassus form (engine/src/problem/delassus_problem.cpp) against W = J M^-1 J^T formed densely
 // column by column through the body-space operators, and PROX on it against PROX on the bodies.
-#include "solvers/delassus_problem.h"
+#include "problem/delassus_problem.h"
 
 #include <gtest/gtest.h>
 
 #include "solvers/contact_solver.h"
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 #include "support/contact_problems.h"
 
 namespace contactlab {
@@ -60,7 +60,7 @@ TEST(DelassusProblem, ProxOnWReachesTheBodySpaceSolution) {
     for (const RFactorStrategy strategy : {RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked}) {
       SCOPED_TRACE(std::string(name) + " " + rFactorName(strategy));
       SolverSettings settings;
-      settings.rFactor = strategy;
+      settings.prox.rFactor = strategy;
       settings.tolAbs = 1e-13;
       settings.tolRel = 0.0;
       settings.maxIterations = 20000;

@@ -1,9 +1,9 @@
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 #include <cmath>
 
-#include "dynamics/contact_problem.h"
-#include "solvers/delassus_problem.h"
+#include "problem/contact_problem.h"
+#include "problem/delassus_problem.h"
 
 namespace contactlab {
 namespace {

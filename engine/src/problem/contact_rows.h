@@ -8,8 +8,8 @@
 // the iterate itself. A sweep written once against this interface runs on both forms.
 #include <vector>
 
-#include "dynamics/contact_problem.h"
-#include "solvers/delassus_problem.h"
+#include "problem/contact_problem.h"
+#include "problem/delassus_problem.h"
 
 namespace contactlab {
 

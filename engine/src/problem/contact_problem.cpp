@@ -1,4 +1,4 @@
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 
 #include "core/thread_pool.h"
 

@@ -1,6 +1,6 @@
-// The common merit (engine/src/solvers/natural_map.cpp): the cone projection against a brute-force
+// The common merit (engine/src/problem/natural_map.cpp): the cone projection against a brute-force
 // minimization, the README formula on the FC3D samples, and zero exactly at solutions.
-#include "solvers/natural_map.h"
+#include "problem/natural_map.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "io/fc3d_file.h"
 #include "solvers/contact_solver.h"
-#include "solvers/delassus_problem.h"
+#include "problem/delassus_problem.h"
 #include "support/contact_problems.h"
 #include "support/fc3d_samples.h"
 

@@ -5,7 +5,7 @@
 #include <random>
 
 #include "core/thread_pool.h"
-#include "dynamics/contact_problem.h"
+#include "problem/contact_problem.h"
 #include "support/contact_problems.h"
 
 namespace contactlab {

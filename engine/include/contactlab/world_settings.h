@@ -1,0 +1,17 @@
+#pragma once
+// Settings of a World: the contact solve and what the step does around it. The same struct drives
+// the CLI flags, the app's panel and the tests; docs/solvers.md ("Settings") says why each default.
+#include "contactlab/solver_settings.h"
+
+namespace contactlab {
+
+struct WorldSettings {
+  SolverSettings solver;
+  int threads = 1;                 // threads a step runs on (>= 1); results are bit-identical for any count
+  int kdop = 14;                   // k of the kDOPs in the mesh bodies' trees: 14, 18 or 26
+  bool warmStart = true;           // start each solve from the previous step's impulses of the same contacts
+  bool stabilize = false;          // post-stabilization after the step, PROX paper sec. 4.4
+  bool computeNaturalMap = false;  // report SolveReport::naturalMapResidual after each solve (costs a W product)
+};
+
+}  // namespace contactlab
