@@ -62,12 +62,13 @@ Scene buildTower(const SceneParams& params, std::uint64_t /*seed*/) {
 }
 
 constexpr double kPyramidBoxSize = 1.0;
-// Boxes of a row are spaced 1 % of their width apart so that they do not touch sideways.
-constexpr double kPyramidGap = 0.01 * kPyramidBoxSize;
 
+// Boxes of a row are spaced `gap` of their width apart: 1 % by default, so that they do not touch
+// sideways; gap=0 builds the pyramid of Box2D's and Bullet's demos, whose row neighbours touch.
 Scene buildPyramid(const SceneParams& params, std::uint64_t /*seed*/) {
-  const int rows = ParamReader("pyramid", params).count("rows");
-  const double pitch = kPyramidBoxSize + kPyramidGap;
+  const ParamReader reader("pyramid", params);
+  const int rows = reader.count("rows");
+  const double pitch = kPyramidBoxSize * (1.0 + reader.inRange("gap", 0.0, 1.0));
   Scene scene;
   scene.bodies.push_back(groundBox(std::max(40.0, 2.0 * rows * pitch)));
   for (int row = 0; row < rows; ++row) {
@@ -98,7 +99,9 @@ SceneEntry towerScene() {
 }
 
 SceneEntry pyramidScene() {
-  return {"pyramid", "2D pyramid of 1 m boxes, 1 % gaps within a row", {{"rows", 20, "boxes in the bottom row"}},
+  return {"pyramid",
+          "2D pyramid of 1 m boxes, gaps within a row",
+          {{"rows", 20, "boxes in the bottom row"}, {"gap", 0.01, "gap between row neighbours, a fraction of the box width"}},
           buildPyramid};
 }
 

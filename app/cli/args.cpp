@@ -140,8 +140,10 @@ const Flag kRunFlags[] = {
      [](RunOptions& o, std::string_view f, std::string_view v) { o.world.threads = wholeNumber(f, v, 1); }},
     {"--warm-start", "on|off", "start each solve from the last step's impulses (default on)",
      setToggle<&WorldSettings::warmStart>},
-    {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default off)",
+    {"--stabilize", "on|off", "post-stabilization, PROX paper sec. 4.4 (default on)",
      setToggle<&WorldSettings::stabilize>},
+    {"--sleep", "on|off", "islands at rest sleep until something touches them (default on)",
+     setToggle<&WorldSettings::sleep>},
     {"--kdop", "14|18|26", "k of the kDOPs in the mesh bodies' bounding volume hierarchies (default 14)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        o.world.kdop = wholeNumber(f, v, 0);

@@ -17,9 +17,12 @@ namespace {
 
 // The benchmark scenes and the 10-sweep setting are in bench_scenes.h, shared with bench/; this
 // command also runs PROX-GS to the paper's 1e-3, both on `threads` threads.
-std::vector<WorldSettings> benchSettings(int threads) {
+std::vector<WorldSettings> benchSettings(int threads, bool sleep) {
   std::vector<WorldSettings> settings{tenSweepSettings(), WorldSettings{}};
-  for (WorldSettings& s : settings) s.threads = threads;
+  for (WorldSettings& s : settings) {
+    s.threads = threads;
+    s.sleep = sleep;
+  }
   return settings;
 }
 
@@ -39,6 +42,7 @@ constexpr const char* kBenchHelp =
     "  --steps N        timed steps (default: 200, the pile and jacks 20)\n"
     "  --csv FILE       also write the table as CSV\n"
     "  --threads N      threads each step runs on, N >= 1 (default: 1)\n"
+    "  --sleep on|off   let islands at rest sleep (default: off, so that the figures are the solver's)\n"
     "  --help           show this help\n";
 
 struct BenchRow {
@@ -127,16 +131,19 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
 
 int benchCommand(Args args) {
   int threads = 1;
+  bool sleep = false;
   const std::optional<BenchOptions> options = parseBenchFlags(
-      args, "bench", kBenchHelp, {"--threads"},
-      [&](std::string_view flag, std::string_view value) { threads = countFlag(flag, value, 1); });
+      args, "bench", kBenchHelp, {"--threads", "--sleep"}, [&](std::string_view flag, std::string_view value) {
+        if (flag == "--sleep") sleep = onOff(flag, value);
+        else threads = countFlag(flag, value, 1);
+      });
   if (!options) return 0;  // --help
   std::vector<BenchRow> rows;
   std::printf("threads: %d\n", threads);
   printHeader();
   for (const BenchScene& scene : benchScenes()) {
     if (!sceneChosen(options->scenes, scene.name)) continue;
-    for (const WorldSettings& settings : benchSettings(threads)) {
+    for (const WorldSettings& settings : benchSettings(threads, sleep)) {
       rows.push_back(measure(scene, settings, options->warmupFor(scene), options->stepsFor(scene)));
       printRow(rows.back());
     }

@@ -60,6 +60,7 @@ constexpr const char* kStudyHelp =
     "  --param SCENE:KEY=V    a built-in scene's parameter, e.g. pile:count=2000; repeatable\n"
     "  --seed N               seed of the built-in scenes (default: 1)\n"
     "  --threads N            threads each step runs on, N >= 1 (default: 1; results do not depend on it)\n"
+    "  --sleep on|off         let islands at rest sleep (default: off)\n"
     "  --help                 show this help\n";
 
 std::vector<std::string> splitList(std::string_view text) {
@@ -121,6 +122,8 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
       options.settings.solver.tolRel = nonNegativeNumberFlag(flag, value);
     } else if (flag == "--threads") {
       options.settings.threads = wholeNumberFlag(flag, value, 1);
+    } else if (flag == "--sleep") {
+      options.settings.sleep = onOff(flag, value);
     } else if (flag == "--seed") {
       options.seed = static_cast<std::uint64_t>(wholeNumberFlag(flag, value, 0));
     } else if (flag == "--param") {

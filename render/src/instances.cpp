@@ -52,12 +52,20 @@ Color bodyColor(int bodyIndex, MotionType motion) {
   return hsvToRgb(0.08 + kGoldenRatioConjugate * bodyIndex, 0.55, 0.92);
 }
 
+Color sleepingColor(const Color& awake) {
+  // Halfway to a mid grey and darker: the hue stays recognisable, the body reads as resting.
+  constexpr float kKeep = 0.45f, kGrey = 0.3f;
+  return {kKeep * awake.r + (1.0f - kKeep) * kGrey, kKeep * awake.g + (1.0f - kKeep) * kGrey,
+          kKeep * awake.b + (1.0f - kKeep) * kGrey, awake.a};
+}
+
 void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceBatches& batches) {
   batches.clear();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const Body& body = bodies[i];
     if (!body.position.allFinite() || !body.orientation.coeffs().allFinite()) continue;
-    const Color color = bodyColor(static_cast<int>(i), body.motion);
+    const Color color = body.asleep ? sleepingColor(bodyColor(static_cast<int>(i), body.motion))
+                                    : bodyColor(static_cast<int>(i), body.motion);
     const SurfaceStyle style = static_cast<int>(i) == selectedBody && body.isDynamic() ? SurfaceStyle::Selected
                                : body.motion == MotionType::Static                     ? SurfaceStyle::Static
                                                                                        : SurfaceStyle::Dynamic;

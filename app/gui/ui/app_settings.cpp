@@ -38,6 +38,7 @@ json toJson(const AppSettings& s) {
         {"tol_rel", s.world.solver.tolRel},
         {"warm_start", s.world.warmStart},
         {"stabilize", s.world.stabilize},
+        {"sleep", s.world.sleep},
         {"threads", s.world.threads},
         {"kdop", s.world.kdop},
         {"psor_omega", s.world.solver.psor.omega},
@@ -97,6 +98,7 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.world.solver.tolRel = v.value("tol_rel", s.world.solver.tolRel);
     s.world.warmStart = v.value("warm_start", s.world.warmStart);
     s.world.stabilize = v.value("stabilize", s.world.stabilize);
+    s.world.sleep = v.value("sleep", s.world.sleep);
     s.world.threads = v.value("threads", s.world.threads);
     if (s.world.threads < 1) throw std::runtime_error("solver.threads must be at least 1");
     s.world.kdop = v.value("kdop", s.world.kdop);

@@ -235,6 +235,10 @@ void Application::drawSolverPanel() {
   changed |= ImGui::Checkbox("warm start", &world.warmStart);
   ImGui::SameLine();
   changed |= ImGui::Checkbox("stabilization", &world.stabilize);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("sleep", &world.sleep);
+  helpMarker("Islands at rest sleep (drawn dimmer) until something touches them, you drag one of their bodies, "
+             "or a setting changes.");
   // Up to the machine's threads (at least 1 when it cannot tell); the World rejects anything below 1.
   changed |= ImGui::SliderInt("threads", &world.threads, 1, std::max(1, static_cast<int>(std::thread::hardware_concurrency())),
                               "%d", ImGuiSliderFlags_AlwaysClamp);

@@ -82,6 +82,8 @@ struct Body {
   double mu = 0.75;
   double muTorsion = 0.01;
   double restitution = 0.0;
+  // A dynamic body of a sleeping island (WorldSettings::sleep): at rest, not simulated until woken.
+  bool asleep = false;
 
   std::vector<VelocityKey> velocitySchedule;
   // Density or mass as the scene gave them, kept so a saved state round-trips.

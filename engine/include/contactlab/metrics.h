@@ -6,7 +6,7 @@
 namespace contactlab {
 
 // The stages of World::step, in order; each has its own timer.
-enum class Stage { Collision, Assembly, Solve, Integrate, Stabilize, Count };
+enum class Stage { Collision, Assembly, Solve, Integrate, Stabilize, Sleep, Count };
 const char* stageName(Stage s);
 
 enum class Convergence { None, Absolute, Relative };

@@ -17,11 +17,15 @@ bool parseRFactor(std::string_view text, RFactorStrategy& out);
 // prox-gs and prox-jacobi (prox-rigid-body-contact-proximal-operators.md).
 struct ProxSettings {
   RFactorStrategy rFactor = RFactorStrategy::Global;  // how the r-factors are chosen, sec. 4.2 (prox/r_factor.h)
+
+  bool operator==(const ProxSettings&) const = default;
 };
 
 // psor: projected SOR with box friction.
 struct PsorSettings {
   double omega = 1.2;  // relaxation, r_i = omega / A_ii (PROX paper sec. 4.2, after eq. 39); in (0, 2)
+
+  bool operator==(const PsorSettings&) const = default;
 };
 
 // pgs-sm: PGS with subspace minimization (pgs-subspace-minimization.txt, defaults of its sec. 5).
@@ -31,12 +35,16 @@ struct PgsSubspaceSettings {
   int cgMaxIterations = 0;       // CG iterations per reduced system; 0: the number of free rows
   double cgTolerance = 1e-15;    // CG stops when ||residual|| <= this * ||right-hand side||
   double regularization = 0.0;   // A_FF + gamma diag(A_FF) (sec. 5.1 with a unit-free gamma); 0: none
+
+  bool operator==(const PgsSubspaceSettings&) const = default;
 };
 
 // modulus-gs (accelerated-modulus-gauss-seidel.txt).
 struct ModulusSettings {
   double alpha = 0.5;  // Omega = alpha diag(A) (sec. 4, Corollary 4.3); > 0
   double gamma = 2.0;  // Gamma = E / gamma (eq. 10); > 0
+
+  bool operator==(const ModulusSettings&) const = default;
 };
 
 // prox-gs and prox-jacobi on problems given in Delassus form (problem files, problem/delassus_problem.h);
@@ -50,6 +58,8 @@ struct ProblemFileSettings {
   bool exactLocalSolve = false;
   // Every this many sweeps, a subspace step on the iterate's contact states (prox/subspace_step.h); 0: never.
   int subspaceInterval = 0;
+
+  bool operator==(const ProblemFileSettings&) const = default;
 };
 
 struct SolverSettings {
@@ -65,6 +75,8 @@ struct SolverSettings {
   PgsSubspaceSettings pgsSm;
   ModulusSettings modulus;
   ProblemFileSettings problemFile;
+
+  bool operator==(const SolverSettings&) const = default;
 };
 
 struct SolverDescription {

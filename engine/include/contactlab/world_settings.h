@@ -10,8 +10,11 @@ struct WorldSettings {
   int threads = 1;                 // threads a step runs on (>= 1); results are bit-identical for any count
   int kdop = 14;                   // k of the kDOPs in the mesh bodies' trees: 14, 18 or 26
   bool warmStart = true;           // start each solve from the previous step's impulses of the same contacts
-  bool stabilize = false;          // post-stabilization after the step, PROX paper sec. 4.4
+  bool stabilize = true;           // post-stabilization after the step, PROX paper sec. 4.4
   bool computeNaturalMap = false;  // report SolveReport::naturalMapResidual after each solve (costs a W product)
+  bool sleep = false;              // islands at rest sleep until touched (dynamics/sleeping.h)
+
+  bool operator==(const WorldSettings&) const = default;
 };
 
 }  // namespace contactlab

@@ -14,9 +14,10 @@ void ContactCache::store(std::vector<Entry>& entries) {
                             [](const auto& x, const auto& y) { return x.first == y.first; }),
                 entries.end());
   entries_.swap(entries);
+  beginLookups();
 }
 
-const CachedImpulse* ContactCache::find(const ContactKey& key, std::size_t& cursor) const {
+const CachedImpulse* ContactCache::find(const ContactKey& key, std::size_t& cursor) {
   // Every entry before the cursor must be below the key for the search to start there.
   if (cursor > entries_.size() || (cursor > 0 && !(entries_[cursor - 1].first < key))) cursor = 0;
   auto it = entries_.begin() + static_cast<std::ptrdiff_t>(cursor);
@@ -26,7 +27,29 @@ const CachedImpulse* ContactCache::find(const ContactKey& key, std::size_t& curs
     it = std::lower_bound(it, entries_.end(), key,
                           [](const auto& entry, const ContactKey& k) { return entry.first < k; });
   cursor = static_cast<std::size_t>(it - entries_.begin());
-  return it != entries_.end() && it->first == key ? &it->second : nullptr;
+  if (it == entries_.end() || !(it->first == key)) return nullptr;
+  claimed_[cursor] = 1;
+  return &it->second;
+}
+
+const CachedImpulse* ContactCache::findNearest(const ContactKey& key, const Vec3& point, double radius,
+                                              std::size_t cursor) {
+  const auto samePair = [&](const Entry& entry) { return entry.first.bodyA == key.bodyA && entry.first.bodyB == key.bodyB; };
+  // find left the cursor where `key` would be: the pair's entries are around it.
+  std::size_t first = std::min(cursor, entries_.size());
+  while (first > 0 && samePair(entries_[first - 1])) --first;
+  std::size_t nearest = entries_.size();
+  double nearestDistance = radius;
+  for (std::size_t i = first; i < entries_.size() && samePair(entries_[i]); ++i) {
+    const double distance = (entries_[i].second.point - point).norm();
+    if (!claimed_[i] && distance <= nearestDistance) {
+      nearestDistance = distance;
+      nearest = i;
+    }
+  }
+  if (nearest == entries_.size()) return nullptr;
+  claimed_[nearest] = 1;
+  return &entries_[nearest].second;
 }
 
 }  // namespace contactlab

@@ -19,6 +19,9 @@ struct CachedImpulse {
   double normal = 0.0;
   Vec3 tangential = Vec3::Zero();  // world frame
   double torsion = 0.0;
+  Vec3 slip = Vec3::Zero();  // world frame: the contact's slip since it last slid (dynamics/contact_anchors.h)
+  double twist = 0.0;        // and its twist about the normal
+  Vec3 point = Vec3::Zero();  // world, where the contact was
 };
 
 class ContactCache {
@@ -33,10 +36,19 @@ class ContactCache {
   // the position reached: a step's contacts come sorted by (pair, feature), as the cache is, so
   // each lookup is a short step forward from the previous one rather than a binary search over
   // the whole cache. Keys in any order still give the right answer.
-  const CachedImpulse* find(const ContactKey& key, std::size_t& cursor) const;
+  // The entry found is claimed (see findNearest) until the next beginLookups.
+  const CachedImpulse* find(const ContactKey& key, std::size_t& cursor);
+  // For a contact whose feature the cache does not know (a box pair's clipping can renumber the
+  // features of points that stay put): the unclaimed entry of the same pair whose point was nearest
+  // `point`, if one was within `radius`; it is claimed, so no impulse is handed out twice. `cursor`
+  // as find left it for the same key.
+  const CachedImpulse* findNearest(const ContactKey& key, const Vec3& point, double radius, std::size_t cursor);
+  // Starts a step's lookups: every entry unclaimed.
+  void beginLookups() { claimed_.assign(entries_.size(), 0); }
 
  private:
   std::vector<Entry> entries_;  // sorted by key
+  std::vector<char> claimed_;   // per entry: handed to a contact since beginLookups
 };
 
 }  // namespace contactlab

@@ -82,13 +82,20 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
       travel_[i] = {moves ? body.velocity : Vec3::Zero(), turn.norm() * radius, body.isDynamic(), turn, radius};
       motion_[i] = moves ? dt * (body.velocity.norm() + (body.isDynamic() ? gravity.norm() * dt : 0.0)) + travel_[i].spin
                          : 0.0;
-      movable_[i] = body.isDynamic() ? 1 : 0;
+      // Pairs need something that moves in the step: an awake dynamic body, or a kinematic body on
+      // the move (which can touch, and so wake, a sleeping one; see the pair filter below).
+      const bool movingKinematic = body.motion == MotionType::Kinematic &&
+                                   (body.velocity != Vec3::Zero() || body.angularVelocity != Vec3::Zero());
+      movable_[i] = (body.isDynamic() && !body.asleep) || movingKinematic ? 1 : 0;
       poses_[i] = {body.position, body.rotation()};
       boxes_[i] = shapeAabb(body.shape, poses_[i]).inflated(motion_[i] + 0.5 * kContactSkin);
     }
   });
 
   grid_.findPairs(boxes_, movable_, pairs_, pool);
+  // A pair without a dynamic body (a moving kinematic body against a static or kinematic one) has no
+  // contact to solve.
+  std::erase_if(pairs_, [&](const BodyPair& pair) { return !bodies[pair.a].isDynamic() && !bodies[pair.b].isDynamic(); });
 
   // Memories for the pairs of meshes only (the other pairs have none: a scene of boxes keeps
   // nothing), with the last step's for those found again (both lists sorted by pair).

@@ -12,6 +12,7 @@ const char* stageName(Stage s) {
     case Stage::Solve: return "solve";
     case Stage::Integrate: return "integrate";
     case Stage::Stabilize: return "stabilize";
+    case Stage::Sleep: return "sleep";
     case Stage::Count: break;
   }
   return "unknown";

@@ -18,7 +18,7 @@ constexpr int kBodiesPerChunk = 256;
 void advancePoses(std::vector<Body>& bodies, double h, ThreadPool* pool) {
   parallelFor(pool, static_cast<int>(bodies.size()), kBodiesPerChunk, [&](int begin, int end, int) {
     for (int i = begin; i < end; ++i)
-      if (bodies[i].motion != MotionType::Static) advancePose(bodies[i], h);
+      if (bodies[i].motion != MotionType::Static && !bodies[i].asleep) advancePose(bodies[i], h);
   });
 }
 
@@ -45,6 +45,10 @@ void computeFreeVelocities(const std::vector<Body>& bodies, const std::vector<in
   parallelFor(pool, static_cast<int>(bodyOfSlot.size()), kBodiesPerChunk, [&](int begin, int end, int) {
     for (int slot = begin; slot < end; ++slot) {
       const Body& body = bodies[bodyOfSlot[slot]];
+      if (body.asleep) {  // no gravity either: it rests on what it touches
+        freeVelocity[slot].setZero();
+        continue;
+      }
       // The half step rotated the body about w^t itself, so w^t has the same body-frame coordinates
       // at q^t and at q^{t+1/2}; likewise the second half step rotates about w^{t+1}. Carrying the
       // body-frame velocity through R(q^{t+1/2}) is therefore exact at both ends of the step.
@@ -62,6 +66,7 @@ void integrateVelocities(std::vector<Body>& bodies, const std::vector<int>& body
   parallelFor(pool, static_cast<int>(bodyOfSlot.size()), kBodiesPerChunk, [&](int begin, int end, int) {
     for (int slot = begin; slot < end; ++slot) {
       Body& body = bodies[bodyOfSlot[slot]];
+      if (body.asleep) continue;
       const Vec6 u = freeVelocity[slot] + contactResponse.segment<6>(6 * slot);
       body.velocity = u.head<3>();
       body.angularVelocity = u.tail<3>();

@@ -12,11 +12,13 @@
 #include "core/stage_timer.h"
 #include "core/thread_pool.h"
 #include "dynamics/body_setup.h"
+#include "dynamics/contact_anchors.h"
 #include "dynamics/contact_assembly.h"
+#include "dynamics/island_solve.h"
 #include "dynamics/moreau_midpoint.h"
 #include "dynamics/post_stabilization.h"
+#include "dynamics/sleeping.h"
 #include "dynamics/world_problem.h"
-#include "solvers/contact_solver.h"
 #include "problem/natural_map.h"
 
 namespace contactlab {
@@ -32,8 +34,9 @@ struct World::Impl {
   std::vector<int> bodyOfSlot;
 
   WorldSettings settings;
-  std::unique_ptr<ContactSolver> solver;
+  IslandSolve islandSolve;           // the contact solve, island by island
   std::unique_ptr<ThreadPool> pool;  // settings.threads threads; shared by every stage and the solver
+  SleepTracker sleep;
 
   ContactGenerator contactGenerator;
   ContactCache warmStartCache;
@@ -44,8 +47,9 @@ struct World::Impl {
   ContactProblem problem;
   ContactExtras extras;            // per contact: frame, impact closing
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
-  Eigen::VectorXd contactResponse; // 6 * slots: M^-1 J^T lambda
-  SlotContacts slotContacts;       // per slot: its contacts, for gathering contactResponse per body
+  std::vector<ContactSlip> slips;  // per contact: its slip since it last slid (contact_anchors.h)
+  std::vector<Vec4> anchorBias;    // per contact: what biasTowardAnchors added to b
+  std::vector<const CachedImpulse*> cachedOfContact;  // warmStart's: each contact's cache entry, if any
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
   StepMetrics metrics;
@@ -57,12 +61,17 @@ struct World::Impl {
 
   void step();
   void collide();
+  void generateContacts();
+  bool wakeTouchedIslands();
   void buildProblem();
   void warmStart();
+  void anchorContacts();
+  void advanceAnchors(const Eigen::VectorXd& response);
   void solve();
   void storeImpulses();
   const Eigen::VectorXd& applyContactResponse();
   void stabilize();
+  void updateSleep();
   void report();
   const std::vector<ContactReport>& contactReports();
   void checkFinite() const;
@@ -104,17 +113,19 @@ void World::Impl::step() {
   }
   {
     ScopedStageTimer timer(metrics, Stage::Assembly);
-    buildProblem();  // J, W, b, mu
-    warmStart();
+    buildProblem();    // J, W, b, mu
+    warmStart();       // lambda and the slips of the contacts seen last step
+    anchorContacts();  // b asks sticking contacts to undo their slip
   }
   {
     ScopedStageTimer timer(metrics, Stage::Solve);
     solve();  // eq. 42a
-    storeImpulses();  // for the next step's warm start
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
     const Eigen::VectorXd& response = applyContactResponse();  // M^-1 J^T lambda
+    advanceAnchors(response);
+    storeImpulses();  // for the next step's warm start and anchors
     integrateVelocities(bodies, bodyOfSlot, freeVelocity, response, pool.get());  // eq. 42b
     finishPositions(bodies, dt, pool.get());                                        // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
@@ -122,6 +133,10 @@ void World::Impl::step() {
   {
     ScopedStageTimer timer(metrics, Stage::Stabilize);
     if (settings.stabilize) stabilize();  // sec. 4.4
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Sleep);
+    if (settings.sleep) updateSleep();
   }
   ++stepCount;
   time = stepCount * dt;
@@ -131,6 +146,16 @@ void World::Impl::step() {
 }
 
 void World::Impl::collide() {
+  generateContacts();
+  // Something awake touches a sleeping island: the island wakes, and the step's contacts are found
+  // again with it awake (its own contacts, and those with static bodies, were not searched).
+  if (settings.sleep && wakeTouchedIslands()) {
+    computeFreeVelocities(bodies, bodyOfSlot, gravity, dt, freeVelocity, pool.get());
+    generateContacts();
+  }
+}
+
+void World::Impl::generateContacts() {
   // A body turns by dt w^{t+1} from this midpoint to the next; the free angular velocity predicts
   // w^{t+1} as the free linear velocity (v + g dt, in the contact margins) predicts v^{t+1}.
   angularVelocityAhead.resize(bodies.size());
@@ -138,6 +163,18 @@ void World::Impl::collide() {
     angularVelocityAhead[i] =
         slotOfBody[i] >= 0 ? Vec3(freeVelocity[slotOfBody[i]].tail<3>()) : bodies[i].angularVelocity;
   contactGenerator.generate(bodies, dt, gravity, bodyContacts, pool.get(), &angularVelocityAhead);
+}
+
+// Contacts with a sleeping body come only from pairs with something awake (ContactGenerator skips
+// pairs of sleeping and static bodies), so each wakes that body's island.
+bool World::Impl::wakeTouchedIslands() {
+  if (!sleep.anyAsleep()) return false;
+  bool woke = false;
+  for (const BodyContact& c : bodyContacts) {
+    woke |= sleep.wake(bodies, c.bodyA);
+    woke |= sleep.wake(bodies, c.bodyB);
+  }
+  return woke;
 }
 
 void World::Impl::buildProblem() {
@@ -150,23 +187,53 @@ void World::Impl::buildProblem() {
   buildContactProblem(input, bodyContacts, problem, extras, pool.get());
 }
 
+// A contact of a known pair whose feature is new takes the normal impulse of the pair's nearest
+// contact of the last step within this distance: a box pair's clipping can renumber the features of
+// points that have not moved, and each contact started from zero costs a resting stack many sweeps.
+constexpr double kNearestContactRadius = 0.01;  // metres
+
 void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
-  if (!settings.warmStart) return;
+  slips.assign(problem.numContacts(), ContactSlip{});
+  cachedOfContact.assign(problem.numContacts(), nullptr);
+  warmStartCache.beginLookups();
+  // Contacts the cache knows by their features first, then the others take the normal impulse of the
+  // nearest entry of their pair that no contact took (an entry's impulse is never counted twice). The
+  // friction of another point would be a guess in another direction: those rows start from zero.
   std::size_t cursor = 0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
-    if (const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor)) {
-      lambda[4 * k + kNormal] = cached->normal;
-      lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
-      lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
-      lambda[4 * k + kTorsion] = cached->torsion;
-    }
+    cachedOfContact[k] = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor);
+  }
+  cursor = 0;
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    if (cachedOfContact[k]) continue;
+    const BodyContact& c = bodyContacts[k];
+    const ContactKey key{c.bodyA, c.bodyB, c.contact.feature};
+    warmStartCache.find(key, cursor);  // misses again; leaves the cursor at the pair
+    const CachedImpulse* nearest = warmStartCache.findNearest(key, c.contact.point, kNearestContactRadius, cursor);
+    if (nearest && settings.warmStart) lambda[4 * k + kNormal] = nearest->normal;
+  }
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const CachedImpulse* cached = cachedOfContact[k];
+    if (!cached) continue;
+    slips[k] = {cached->slip, cached->twist};
+    if (!settings.warmStart) continue;
+    lambda[4 * k + kNormal] = cached->normal;
+    lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
+    lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
+    lambda[4 * k + kTorsion] = cached->torsion;
   }
 }
 
+void World::Impl::anchorContacts() { biasTowardAnchors(slips, dt, problem, anchorBias); }
+
+void World::Impl::advanceAnchors(const Eigen::VectorXd& response) {
+  advanceSlips(problem, lambda, response, anchorBias, dt, slips);
+}
+
 void World::Impl::solve() {
-  metrics.solve = solver->solve(problem, settings.solver, lambda);
+  metrics.solve = islandSolve.solve(problem, settings.solver, lambda);
   if (settings.computeNaturalMap) metrics.solve.naturalMapResidual = naturalMapResidual(problem, lambda);
 }
 
@@ -178,21 +245,16 @@ void World::Impl::storeImpulses() {
     const BodyContact& c = bodyContacts[k];
     const Vec4 impulse = lambda.segment<4>(4 * k);
     cacheEntries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
-                  {impulse[kNormal], extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
-                   impulse[kTorsion]}};
+                       {impulse[kNormal],
+                        extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
+                        impulse[kTorsion], slips[k].slip, slips[k].twist, c.contact.point}};
   }
   warmStartCache.store(cacheEntries);
 }
 
-// M^-1 J^T lambda, 6 per slot, which eq. 42b adds to the free velocities. Gauss-Seidel solvers keep
-// it up to date while they sweep (ContactSolver::bodySpaceResponse); for the others it is gathered here.
-const Eigen::VectorXd& World::Impl::applyContactResponse() {
-  if (problem.numContacts() > 0)
-    if (const Eigen::VectorXd* kept = solver->bodySpaceResponse()) return *kept;
-  slotContacts.build(problem);
-  applyInvMassJt(problem, slotContacts, lambda, contactResponse, pool.get());
-  return contactResponse;
-}
+// M^-1 J^T lambda, 6 per slot, which eq. 42b adds to the free velocities; Gauss-Seidel solvers
+// keep it up to date while they sweep (ContactSolver::bodySpaceResponse), the others' is gathered.
+const Eigen::VectorXd& World::Impl::applyContactResponse() { return islandSolve.contactResponse(problem, lambda); }
 
 void World::Impl::stabilize() {
   // First-order gap at q^{t+1}: the midpoint gap plus the second half step's normal travel.
@@ -205,6 +267,8 @@ void World::Impl::stabilize() {
   }
   stabilizePositions(problem, gapAtEnd, bodyOfSlot, StabilizationSettings{}, bodies);
 }
+
+void World::Impl::updateSleep() { sleep.update(bodies, bodyOfSlot, islandSolve.islands(), dt); }
 
 void World::Impl::report() {
   metrics.step = stepCount;
@@ -274,16 +338,15 @@ void World::setSettings(const WorldSettings& settings) {
     throw std::invalid_argument("threads must be at least 1, got " + std::to_string(settings.threads));
   if (!isSupportedKdop(settings.kdop))
     throw std::invalid_argument("kdop must be 14, 18 or 26, got " + std::to_string(settings.kdop));
-  if (!impl_->solver || settings.solver.solver != impl_->settings.solver.solver) {
-    std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver.solver);
-    if (!solver) throw std::invalid_argument("unknown solver \"" + settings.solver.solver + "\"");
-    impl_->solver = std::move(solver);
-  }
+  impl_->islandSolve.setSolver(settings.solver.solver);  // throws for an unknown name
   if (!impl_->pool || impl_->pool->threadCount() != settings.threads)
     impl_->pool = std::make_unique<ThreadPool>(settings.threads);
-  impl_->solver->setThreadPool(impl_->pool.get());
+  impl_->islandSolve.setThreadPool(impl_->pool.get());
+  // Any change wakes every sleeping island: it is to be solved the new way from the next step on.
+  const bool changed = settings != impl_->settings;
   impl_->settings = settings;
   impl_->contactGenerator.prepareMeshes(impl_->bodies, settings.kdop);
+  if (changed || !settings.sleep) impl_->sleep.reset(impl_->bodies);
 }
 
 const ContactProblem& lastContactProblem(const World& world) { return world.impl_->problem; }
@@ -341,6 +404,7 @@ void World::applyImpulse(int index, const Vec3& impulse, const Vec3& worldPoint)
   if (!body.isDynamic()) throw std::invalid_argument("body " + std::to_string(index) + " is not dynamic");
   if (!impulse.allFinite() || !worldPoint.allFinite()) throw std::invalid_argument("impulse must be finite");
   impl_->contactReports();  // the reports describe the state the step left, before this impulse
+  impl_->sleep.wake(impl_->bodies, index);  // a push wakes the island the body sleeps in
   body.velocity += body.invMass * impulse;
   body.angularVelocity += body.invInertiaWorld() * (worldPoint - body.position).cross(impulse);
 }

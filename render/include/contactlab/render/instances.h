@@ -55,6 +55,8 @@ std::optional<Instance> floorInstance(const std::vector<Body>& bodies);
 // Dynamic bodies: distinct hues stepping round the colour wheel by the golden ratio; static bodies
 // light grey; kinematic bodies slate blue.
 Color bodyColor(int bodyIndex, MotionType motion);
+// A sleeping body's colour (Body::asleep): its own, visibly dimmer and greyer.
+Color sleepingColor(const Color& awake);
 
 // Fills batches (cleared first) with every body: a box or sphere is one instance, a capsule a
 // cylinder and two spheres, a plane one quad, a mesh body one instance of its geometry. Bodies with a non-finite state are skipped.

@@ -1,0 +1,62 @@
+#include "dynamics/sleeping.h"
+
+#include <algorithm>
+
+#include "geometry/shape_geometry.h"
+
+namespace contactlab {
+
+void SleepTracker::reset(std::vector<Body>& bodies) {
+  for (Body& body : bodies) body.asleep = false;
+  restTime_.assign(bodies.size(), 0.0);
+  sleepingIsland_.assign(bodies.size(), -1);
+  islandBodies_.assign(bodies.size(), {});
+  sleepingCount_ = 0;
+}
+
+void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bodyOfSlot, const ContactIslands& islands,
+                          double dt, const SleepThresholds& thresholds) {
+  if (restTime_.size() != bodies.size()) reset(bodies);
+  for (const int index : bodyOfSlot) {
+    const Body& body = bodies[index];
+    if (body.asleep) continue;
+    const double pointSpeed = body.velocity.norm() + body.angularVelocity.norm() * boundingRadius(body.shape);
+    restTime_[index] = pointSpeed < thresholds.pointSpeed ? restTime_[index] + dt : 0.0;
+  }
+  for (int island = 0; island < islands.count(); ++island) {
+    const auto slots = islands.slots(island);
+    const bool rested = std::all_of(slots.begin(), slots.end(), [&](int slot) {
+      const int index = bodyOfSlot[slot];
+      return !bodies[index].asleep && restTime_[index] >= thresholds.restTime;
+    });
+    if (!rested) continue;
+    const int first = bodyOfSlot[slots.front()];
+    std::vector<int>& members = islandBodies_[first];
+    members.clear();
+    for (const int slot : slots) {
+      const int index = bodyOfSlot[slot];
+      Body& body = bodies[index];
+      body.asleep = true;
+      body.velocity.setZero();
+      body.angularVelocity.setZero();
+      sleepingIsland_[index] = first;
+      members.push_back(index);
+    }
+    sleepingCount_ += static_cast<int>(members.size());
+  }
+}
+
+bool SleepTracker::wake(std::vector<Body>& bodies, int body) {
+  if (body < 0 || body >= static_cast<int>(sleepingIsland_.size()) || sleepingIsland_[body] < 0) return false;
+  std::vector<int>& members = islandBodies_[sleepingIsland_[body]];
+  for (const int index : members) {
+    bodies[index].asleep = false;
+    sleepingIsland_[index] = -1;
+    restTime_[index] = 0.0;
+  }
+  sleepingCount_ -= static_cast<int>(members.size());
+  members.clear();
+  return true;
+}
+
+}  // namespace contactlab
