@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <span>
 
 #include "dynamics/free_rotation.h"
 #include "solvers/prox/prox_operators.h"
@@ -9,17 +11,18 @@
 namespace contactlab {
 namespace {
 
-// Gauss-Seidel on the normal rows for displacement impulses mu with
+// Gauss-Seidel on the normal rows of `contacts` for displacement impulses mu with
 //   gapChange_k(dq) = J_n,k dq >= demand_k  (pushOnly: mu >= 0, complementarity, eq. 48-50), or
-//   gapChange_k(dq) == demand_k              (contacts with involved[k] only, mu free).
-// Returns dq = M^-1 J_n^T mu per slot.
-Eigen::VectorXd solveNormalDisplacements(const ContactProblem& problem, const std::vector<double>& demand,
-                                         const std::vector<std::uint8_t>& involved, bool pushOnly, int sweeps) {
-  const int contacts = problem.numContacts();
-  Eigen::VectorXd mu = Eigen::VectorXd::Zero(contacts);
-  Eigen::VectorXd displacement = Eigen::VectorXd::Zero(6 * problem.numSlots);
+//   gapChange_k(dq) == demand_k              (contacts with involved[k] only, mu free),
+// adding dq = M^-1 J_n^T mu per slot into `displacement`. Stops after `sweeps` sweeps, or once no
+// contact's gap changed by more than `tolerance` in a sweep.
+void solveNormalDisplacements(const ContactProblem& problem, std::span<const int> contacts,
+                              const std::vector<double>& demand, const std::vector<std::uint8_t>& involved,
+                              bool pushOnly, int sweeps, double tolerance, Eigen::VectorXd& mu,
+                              Eigen::VectorXd& displacement) {
   for (int sweep = 0; sweep < sweeps; ++sweep) {
-    for (int k = 0; k < contacts; ++k) {
+    double largestChange = 0.0;
+    for (const int k : contacts) {
       if (!involved[k]) continue;
       const ContactBlock& block = problem.blocks[k];
       const double change = jacobianTimes(block, displacement)[kNormal];
@@ -28,11 +31,12 @@ Eigen::VectorXd solveNormalDisplacements(const ContactProblem& problem, const st
       if (pushOnly) next = proxNormalCone(next);
       Vec4 delta = Vec4::Zero();
       delta[kNormal] = next - mu[k];
+      largestChange = std::max(largestChange, std::abs(delta[kNormal]) * block.diagonalA[kNormal]);
       addInvMassJt(problem, k, delta, displacement);
       mu[k] = next;
     }
+    if (largestChange <= tolerance) break;
   }
-  return displacement;
 }
 
 // eq. 51: q <- q + M^-1 J^T mu.
@@ -48,15 +52,25 @@ void applyDisplacement(const Eigen::VectorXd& displacement, const std::vector<in
 }  // namespace
 
 void stabilizePositions(const ContactProblem& problem, const std::vector<double>& gapAtEnd,
-                        const std::vector<int>& bodyOfSlot, const StabilizationSettings& settings,
-                        std::vector<Body>& bodies) {
-  if (std::none_of(gapAtEnd.begin(), gapAtEnd.end(), [&](double gap) { return gap < -settings.allowedPenetration; }))
-    return;
+                        const ContactIslands& islands, const std::vector<int>& bodyOfSlot,
+                        const StabilizationSettings& settings, std::vector<Body>& bodies) {
   // eq. 47 with the allowed slop: gap + change >= -allowed.
   std::vector<double> demand(gapAtEnd.size());
   for (std::size_t k = 0; k < gapAtEnd.size(); ++k) demand[k] = -(gapAtEnd[k] + settings.allowedPenetration);
   const std::vector<std::uint8_t> everyContact(gapAtEnd.size(), 1);
-  applyDisplacement(solveNormalDisplacements(problem, demand, everyContact, true, settings.sweeps), bodyOfSlot, bodies);
+  Eigen::VectorXd mu = Eigen::VectorXd::Zero(problem.numContacts());
+  Eigen::VectorXd displacement = Eigen::VectorXd::Zero(6 * problem.numSlots);
+  // Island by island, so that each island's correction depends on its own contacts alone; an island
+  // with no contact deeper than the slop is left as it is.
+  bool moved = false;
+  for (int island = 0; island < islands.count(); ++island) {
+    const std::span<const int> contacts = islands.contacts(island);
+    if (std::none_of(contacts.begin(), contacts.end(), [&](int k) { return demand[k] > 0.0; })) continue;
+    solveNormalDisplacements(problem, contacts, demand, everyContact, true, settings.sweeps, settings.tolerance, mu,
+                             displacement);
+    moved = true;
+  }
+  if (moved) applyDisplacement(displacement, bodyOfSlot, bodies);
 }
 
 void placeImpacts(const ContactProblem& problem, const std::vector<double>& closing,
@@ -71,7 +85,12 @@ void placeImpacts(const ContactProblem& problem, const std::vector<double>& clos
   }
   if (!any) return;
   constexpr int kSweeps = 20;  // the involved contacts are few and nearly independent
-  applyDisplacement(solveNormalDisplacements(problem, demand, involved, false, kSweeps), bodyOfSlot, bodies);
+  std::vector<int> every(closing.size());
+  std::iota(every.begin(), every.end(), 0);
+  Eigen::VectorXd mu = Eigen::VectorXd::Zero(problem.numContacts());
+  Eigen::VectorXd displacement = Eigen::VectorXd::Zero(6 * problem.numSlots);
+  solveNormalDisplacements(problem, every, demand, involved, false, kSweeps, 0.0, mu, displacement);
+  applyDisplacement(displacement, bodyOfSlot, bodies);
 }
 
 }  // namespace contactlab

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "contactlab/body.h"
+#include "dynamics/islands.h"
 #include "problem/contact_problem.h"
 
 namespace contactlab {
@@ -15,14 +16,16 @@ struct StabilizationSettings {
   // Penetration left alone (metres): correcting all of it would make resting contacts chatter.
   double allowedPenetration = 1e-3;
   int sweeps = 50;
+  // A sweep that changed no gap by more than this (metres) ends the island's correction.
+  double tolerance = 1e-6;
 };
 
 // gapAtEnd[k] is contact k's gap at q^{t+1} to first order. Solves eqs. 49-50 for the normal
-// displacement impulses by projected Gauss-Seidel (PROX with the Local r-factor on the normal cone)
-// and applies eq. 51 to the dynamic bodies.
+// displacement impulses by projected Gauss-Seidel (PROX with the Local r-factor on the normal cone),
+// island by island (islands of the same problem), and applies eq. 51 to the dynamic bodies.
 void stabilizePositions(const ContactProblem& problem, const std::vector<double>& gapAtEnd,
-                        const std::vector<int>& bodyOfSlot, const StabilizationSettings& settings,
-                        std::vector<Body>& bodies);
+                        const ContactIslands& islands, const std::vector<int>& bodyOfSlot,
+                        const StabilizationSettings& settings, std::vector<Body>& bodies);
 
 // closing[k] > 0 asks contact k's gap to shrink by that much (an impact detected early); contacts
 // with 0 take no part. Solved as equalities by Gauss-Seidel over the involved contacts.

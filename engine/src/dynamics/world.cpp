@@ -265,7 +265,7 @@ void World::Impl::stabilize() {
         relativeContactVelocity(bodies[c.bodyA], bodies[c.bodyB], c.contact.point, extras.frames[k])[kNormal];
     gapAtEnd[k] = c.contact.gap + 0.5 * dt * normalSpeed;
   }
-  stabilizePositions(problem, gapAtEnd, bodyOfSlot, StabilizationSettings{}, bodies);
+  stabilizePositions(problem, gapAtEnd, islandSolve.islands(), bodyOfSlot, StabilizationSettings{}, bodies);
 }
 
 void World::Impl::updateSleep() { sleep.update(bodies, bodyOfSlot, islandSolve.islands(), dt); }
