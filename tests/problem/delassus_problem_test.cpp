@@ -11,25 +11,11 @@
 namespace contactlab {
 namespace {
 
-// Column j of W is J (M^-1 J^T e_j): applyInvMassJt then each contact's J w.
-Eigen::MatrixXd denseDelassus(const ContactProblem& problem) {
-  const int n = problem.numRows();
-  Eigen::MatrixXd w(n, n);
-  Eigen::VectorXd unit = Eigen::VectorXd::Zero(n), response;
-  for (int j = 0; j < n; ++j) {
-    unit.setZero();
-    unit[j] = 1.0;
-    applyInvMassJt(problem, unit, response);
-    for (int k = 0; k < problem.numContacts(); ++k) w.block<4, 1>(4 * k, j) = jacobianTimes(problem.blocks[k], response);
-  }
-  return w;
-}
-
 TEST(DelassusProblem, MatchesDenseJMinvJt) {
   for (const unsigned seed : {1u, 2u, 3u}) {
     const auto p = test::makeColumnProblem(5, seed);
     const DelassusProblem d = toDelassus(p.problem);
-    const Eigen::MatrixXd dense = denseDelassus(p.problem);
+    const Eigen::MatrixXd dense = test::denseDelassus(p.problem);
     ASSERT_EQ(d.numContacts(), 5);
     EXPECT_LT((d.denseW() - dense).cwiseAbs().maxCoeff(), 1e-12 * dense.cwiseAbs().maxCoeff());
     // Block rows: the contacts of neighbouring boxes couple, the others do not.
