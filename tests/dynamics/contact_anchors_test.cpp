@@ -25,7 +25,7 @@ ContactProblem restingContact() {
 
 TEST(ContactAnchors, TheBiasUndoesAFixedShareOfTheSlipOverTheStep) {
   ContactProblem problem = restingContact();
-  const std::vector<ContactSlip> slips{{Vec3(2e-4, -1e-4, 0.0), 0.0}};
+  const std::vector<ContactSlip> slips{{Vec3(2e-4, -1e-4, 0.0)}};
   std::vector<Vec4> bias;
   biasTowardAnchors(slips, kDt, problem, bias);
   EXPECT_DOUBLE_EQ(bias[0][kTangentT], kAnchorRate * 2e-4 / kDt);
@@ -43,7 +43,7 @@ TEST(ContactAnchors, StickingContactsAddTheirRelativeMotionOthersLetGo) {
   response[0] = 1e-3;
   Eigen::VectorXd lambda(4);
   lambda << 1.0, 0.1, 0.0, 0.0;
-  std::vector<ContactSlip> slips{{Vec3(5e-6, 0, 0), 0.0}};
+  std::vector<ContactSlip> slips{{Vec3(5e-6, 0, 0)}};
   advanceSlips(problem, lambda, response, noBias, kDt, slips);
   EXPECT_NEAR(slips[0].slip.x(), 5e-6 + kDt * 1e-3, 1e-18);
   // On the cone's boundary (|lambda_t| = mu lambda_n) it slides: the anchor is dropped.

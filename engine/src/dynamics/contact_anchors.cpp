@@ -16,7 +16,7 @@ bool sticks(const ContactBlock& block, const Vec4& lambda) {
     const double mu = block.friction[row - 1];
     if (mu <= 0.0) {
       if (row != kTorsion) return false;  // frictionless in a direction: nothing holds it
-      continue;                           // no torsional friction: the twist is not anchored
+      continue;                           // no torsional friction: that row bounds nothing
     }
     ellipsoid += (lambda[row] / mu) * (lambda[row] / mu);
   }
@@ -33,7 +33,6 @@ void biasTowardAnchors(const std::vector<ContactSlip>& slips, double dt, Contact
     Vec4& b = bias[k];
     b[kTangentT] = kAnchorRate * block.frame.col(1).dot(slip.slip) / dt;
     b[kTangentS] = kAnchorRate * block.frame.col(2).dot(slip.slip) / dt;
-    b[kTorsion] = block.friction[2] > 0.0 ? kAnchorRate * slip.twist / dt : 0.0;
     block.b += b;
   }
 }
@@ -51,7 +50,6 @@ void advanceSlips(const ContactProblem& problem, const Eigen::VectorXd& lambda, 
     const Vec3 tangent = block.frame.col(1), bitangent = block.frame.col(2);
     slip.slip = tangent * (tangent.dot(slip.slip) + dt * velocity[kTangentT]) +
                 bitangent * (bitangent.dot(slip.slip) + dt * velocity[kTangentS]);
-    slip.twist = block.friction[2] > 0.0 ? slip.twist + dt * velocity[kTorsion] : 0.0;
     if (slip.slip.norm() > kLongestSlip) slip = {};
   }
 }

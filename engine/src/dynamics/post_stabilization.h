@@ -15,7 +15,7 @@ namespace contactlab {
 struct StabilizationSettings {
   // Penetration left alone (metres): correcting all of it would make resting contacts chatter.
   double allowedPenetration = 1e-3;
-  int sweeps = 50;
+  int sweeps = 10;
   // A sweep that changed no gap by more than this (metres) ends the island's correction.
   double tolerance = 1e-6;
 };

@@ -217,7 +217,7 @@ void World::Impl::warmStart() {
   for (int k = 0; k < problem.numContacts(); ++k) {
     const CachedImpulse* cached = cachedOfContact[k];
     if (!cached) continue;
-    slips[k] = {cached->slip, cached->twist};
+    slips[k] = {cached->slip};
     if (!settings.warmStart) continue;
     lambda[4 * k + kNormal] = cached->normal;
     lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
@@ -247,7 +247,7 @@ void World::Impl::storeImpulses() {
     cacheEntries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
                        {impulse[kNormal],
                         extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
-                        impulse[kTorsion], slips[k].slip, slips[k].twist, c.contact.point}};
+                        impulse[kTorsion], slips[k].slip, c.contact.point}};
   }
   warmStartCache.store(cacheEntries);
 }
