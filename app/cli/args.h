@@ -26,17 +26,9 @@ struct OutputPaths {
   std::string dumpProblems;  // a directory; empty: not written
 };
 
-// `run` sleeps islands at rest by default, as the app does (README, "Sleeping"); `bench` and `study`
-// do not: their figures are the solver's.
-inline WorldSettings runDefaults() {
-  WorldSettings settings;
-  settings.sleep = true;
-  return settings;
-}
-
 struct RunOptions {
   std::string scene;  // a built-in scene name or a path to a .json scene file
-  WorldSettings world = runDefaults();
+  WorldSettings world = interactiveSettings();
   std::optional<double> dt;  // unset: the scene's own dt
   int steps = 500;
   SceneParams params;                // built-in scenes only

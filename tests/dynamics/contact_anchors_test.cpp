@@ -4,6 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "solvers/contact_solver.h"
+
 namespace contactlab {
 namespace {
 
@@ -15,8 +19,7 @@ ContactProblem restingContact() {
   problem.numSlots = 1;
   problem.inverseMass = {{Mat3::Identity(), 1.0}};
   ContactBlock block;
-  block.frame = Mat3::Identity();  // n = z is column 0 of the frame: rows n, t, s
-  block.frame << Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY();
+  block.frame << Vec3::UnitZ(), Vec3::UnitX(), Vec3::UnitY();  // columns n, t, s
   block.slotB = 0;
   block.friction = Vec3(0.5, 0.5, 0.0);
   problem.blocks = {block};
@@ -31,7 +34,31 @@ TEST(ContactAnchors, TheBiasUndoesAFixedShareOfTheSlipOverTheStep) {
   EXPECT_DOUBLE_EQ(bias[0][kTangentT], kAnchorRate * 2e-4 / kDt);
   EXPECT_DOUBLE_EQ(bias[0][kTangentS], kAnchorRate * -1e-4 / kDt);
   EXPECT_EQ(bias[0][kNormal], 0.0);
-  EXPECT_EQ(problem.blocks[0].b, bias[0]);  // added to b, which was zero
+  EXPECT_EQ(problem.blocks[0].b, Vec4(0.0, kAnchorRate * 2e-4 / kDt, kAnchorRate * -1e-4 / kDt, 0.0));
+}
+
+// Solved, a sticking contact undoes kAnchorRate of its slip over the step: the body resting under
+// gravity (b_n = -g dt) ends the step moving back by kAnchorRate * slip / dt, and its slip shrinks
+// to (1 - kAnchorRate) of what it was.
+TEST(ContactAnchors, ASolvedStickingContactMovesBackByTheAnchorRateOfItsSlip) {
+  ContactProblem problem = restingContact();
+  problem.blocks[0].b[kNormal] = -9.81 * kDt;
+  problem.blocks[0].armB = Vec3::Zero();  // at the centre of mass: no turning
+  problem.blocks[0].diagonalA = diagonalBlock(problem, 0).diagonal();
+  std::vector<ContactSlip> slips{{Vec3(3e-4, 0, 0)}};
+  std::vector<Vec4> bias;
+  biasTowardAnchors(slips, kDt, problem, bias);
+  SolverSettings settings;
+  settings.tolAbs = 1e-12;
+  settings.tolRel = 0.0;
+  std::unique_ptr<ContactSolver> solver = makeSolver("prox-gs");
+  Eigen::VectorXd lambda = Eigen::VectorXd::Zero(4);
+  solver->solve(problem, settings, lambda);
+  Eigen::VectorXd response;
+  applyInvMassJt(problem, lambda, response);
+  EXPECT_NEAR(response[0], -kAnchorRate * 3e-4 / kDt, 1e-9);  // the body's velocity along t = x
+  advanceSlips(problem, lambda, response, bias, kDt, slips);
+  EXPECT_NEAR(slips[0].slip.x(), (1.0 - kAnchorRate) * 3e-4, 1e-11);
 }
 
 TEST(ContactAnchors, StickingContactsAddTheirRelativeMotionOthersLetGo) {

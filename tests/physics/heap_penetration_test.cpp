@@ -1,5 +1,5 @@
 // A heap at the defaults holds no visible penetration: the deepest contact of a settled heap is at
-// most 1 % of its smallest body (issue 28), here the built-in pile's 0.2 m bodies: 2 mm.
+// most 1 % of its smallest body, here the built-in pile's 0.2 m bodies: 2 mm.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -25,17 +25,9 @@ struct WindowChoices {
   bool maximized = false;
 };
 
-// The app sleeps islands at rest, as Bullet, Box2D, Jolt and PhysX do by default: a settled heap
-// then costs nothing while the user looks at it (README, "Sleeping").
-inline WorldSettings appDefaultWorld() {
-  WorldSettings settings;
-  settings.sleep = true;
-  return settings;
-}
-
 struct AppSettings {
   SceneSource source = SceneSource::builtin("tower");
-  WorldSettings world = appDefaultWorld();
+  WorldSettings world = interactiveSettings();
   render::RenderOptions view;
   // Anti-aliasing samples; unset: 4 on a GPU, off on a software rasterizer (llvmpipe), where MSAA
   // is costly (docs/app-performance.md).

@@ -27,7 +27,7 @@ struct SolveReport {
   double iterationSeconds = 0.0;
   // The common merit (problem/natural_map.h) at the end of the solve, the same for every solver:
   // filled for Delassus problems always, for the World's body-space solves only when
-  // SolverSettings::computeNaturalMap is on; -1 when not computed.
+  // WorldSettings::computeNaturalMap is on; -1 when not computed.
   double naturalMapResidual = -1.0;
   bool converged() const { return convergence != Convergence::None; }
 };

@@ -17,4 +17,12 @@ struct WorldSettings {
   bool operator==(const WorldSettings&) const = default;
 };
 
+// What `contactlab-cli run` and the app start from: the defaults with sleeping on, as other engines
+// have it; `bench`, `study` and the engine itself keep it off so that their figures are the solver's.
+inline WorldSettings interactiveSettings() {
+  WorldSettings settings;
+  settings.sleep = true;
+  return settings;
+}
+
 }  // namespace contactlab

@@ -42,6 +42,13 @@ class ContactCache {
   // `point`, if one was within `radius`; it is claimed, so no impulse is handed out twice. `cursor`
   // as find left it for the same key.
   const CachedImpulse* findNearest(const ContactKey& key, const Vec3& point, double radius, std::size_t cursor);
+  // Appends to `entries` the stored entries whose key `keep` accepts: the contacts of a sleeping
+  // island, which no step finds until the island wakes, keep their impulses for that step.
+  template <class Keep>
+  void carryOver(std::vector<Entry>& entries, Keep&& keep) const {
+    for (const Entry& entry : entries_)
+      if (keep(entry.first)) entries.push_back(entry);
+  }
   // Starts a step's lookups: every entry unclaimed.
   void beginLookups() { claimed_.assign(entries_.size(), 0); }
 

@@ -12,7 +12,8 @@
 namespace contactlab {
 
 inline constexpr int kMaxKdopAxes = 13;
-// The k a mesh model is built with unless told otherwise; WorldSettings::kdop defaults to it.
+// The k a mesh model is built with unless told otherwise, WorldSettings::kdop's default too
+// (tests/collision/mesh_model_test.cpp checks that the two agree).
 inline constexpr int kDefaultKdop = 14;
 
 // Two consecutive entries of a per-axis array (slab bounds, projections, axis components) as one

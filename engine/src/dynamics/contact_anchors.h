@@ -9,7 +9,7 @@
 // anchors do the same with anchor points on the bodies; measuring the slip by integrating the
 // relative velocity of the material points instead leaves rolling alone (a rolling ball's contact
 // point moves over both bodies, but its material points do not slide). The twist about the normal is
-// not anchored: anchoring it too made the wall and the tower creep more (docs/benchmarks.md).
+// not anchored (docs/benchmarks.md, "Tried and dropped").
 #include <vector>
 
 #include "problem/contact_problem.h"

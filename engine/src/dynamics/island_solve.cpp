@@ -9,9 +9,9 @@ namespace contactlab {
 namespace {
 
 // Islands with at least this many contacts are solved one at a time with the pool for their own
-// sweeps (PROX Jacobi's, or Gauss-Seidel's two parts of a large problem); smaller ones gain more
-// from running side by side.
-constexpr int kLargeIsland = 2048;
+// sweeps (PROX Gauss-Seidel splits a problem in two from this size, ProxGaussSeidel::kSplitFromContacts;
+// PROX Jacobi sweeps in parallel at any size); smaller ones gain more from running side by side.
+constexpr int kLargeIsland = 16384;
 
 Convergence worse(Convergence a, Convergence b) {
   const auto rank = [](Convergence c) { return c == Convergence::None ? 0 : c == Convergence::Relative ? 1 : 2; };

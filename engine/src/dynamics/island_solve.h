@@ -45,7 +45,7 @@ class IslandSolve {
   std::string solverName_;
   ThreadPool* pool_ = nullptr;
   ContactIslands islands_;
-  std::vector<SolvedIsland> solved_;  // the islands with contacts, in island order; solved_ grows only
+  std::vector<SolvedIsland> solved_;  // the islands with contacts, in island order (kept between steps)
   int solvedCount_ = 0;
   bool whole_ = false;  // the last solve had one island holding the whole problem
   Eigen::VectorXd response_;

@@ -42,7 +42,7 @@ class ContactIslands {
 
   std::vector<int> parent_;  // union-find over slots
   std::vector<int> islandOfSlot_, localSlot_;
-  std::vector<int> slotStart_, slotList_;        // island i's slots: slotList_[slotStart_[i] .. slotStart_[i + 1])
+  std::vector<int> slotStart_{0}, slotList_;     // island i's slots: slotList_[slotStart_[i] .. slotStart_[i + 1])
   std::vector<int> contactStart_, contactList_;  // the same for its contacts
   std::vector<int> filled_;                      // find's scratch: next free place per island
 };

@@ -15,7 +15,7 @@ void SleepTracker::reset(std::vector<Body>& bodies) {
 }
 
 void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bodyOfSlot, const ContactIslands& islands,
-                          double dt, const SleepThresholds& thresholds) {
+                          const std::vector<BodyContact>& contacts, double dt, const SleepThresholds& thresholds) {
   if (restTime_.size() != bodies.size()) reset(bodies);
   for (const int index : bodyOfSlot) {
     const Body& body = bodies[index];
@@ -29,7 +29,17 @@ void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bod
       const int index = bodyOfSlot[slot];
       return !bodies[index].asleep && restTime_[index] >= thresholds.restTime;
     });
-    if (!rested) continue;
+    const auto carried = [&](int k) {  // on a kinematic body that moves
+      for (const int index : {contacts[k].bodyA, contacts[k].bodyB}) {
+        const Body& other = bodies[index];
+        if (other.motion == MotionType::Kinematic &&
+            (other.velocity != Vec3::Zero() || other.angularVelocity != Vec3::Zero()))
+          return true;
+      }
+      return false;
+    };
+    const auto islandContacts = islands.contacts(island);
+    if (!rested || std::any_of(islandContacts.begin(), islandContacts.end(), carried)) continue;
     const int first = bodyOfSlot[slots.front()];
     std::vector<int>& members = islandBodies_[first];
     members.clear();

@@ -3,9 +3,11 @@
 // simulated (Body::asleep): no integration, no collision among its bodies or with static ones, no
 // solve, and its state stays exactly as it was. It wakes as a whole when anything awake (a dynamic
 // body or a moving kinematic one) touches one of its bodies, when one of its bodies is pushed
-// (World::applyImpulse), or when the settings change.
+// (World::applyImpulse), or when the settings, the friction defaults or the time step change. An
+// island that touches a moving kinematic body does not sleep: it would be woken at once.
 #include <vector>
 
+#include "collision/contact_generation.h"
 #include "contactlab/body.h"
 #include "dynamics/islands.h"
 
@@ -25,8 +27,9 @@ class SleepTracker {
   // After a step: advances each awake dynamic body's rest timer (zero when it moved faster than the
   // threshold) and puts to sleep every island of `islands` (this step's, over `bodyOfSlot`'s slots)
   // whose bodies have all rested long enough, with their velocities zeroed.
+  // `contacts` are the problem's (islands' contact indices point into them).
   void update(std::vector<Body>& bodies, const std::vector<int>& bodyOfSlot, const ContactIslands& islands,
-              double dt, const SleepThresholds& thresholds = {});
+              const std::vector<BodyContact>& contacts, double dt, const SleepThresholds& thresholds = {});
   // Wakes the island `body` sleeps in (nothing if it is awake); returns whether it woke any body.
   bool wake(std::vector<Body>& bodies, int body);
   bool anyAsleep() const { return sleepingCount_ > 0; }

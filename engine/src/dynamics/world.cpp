@@ -148,8 +148,9 @@ void World::Impl::step() {
 void World::Impl::collide() {
   generateContacts();
   // Something awake touches a sleeping island: the island wakes, and the step's contacts are found
-  // again with it awake (its own contacts, and those with static bodies, were not searched).
-  if (settings.sleep && wakeTouchedIslands()) {
+  // again with it awake (its own contacts, and those with static bodies, were not searched). A woken
+  // island may touch another sleeping one, which wakes in turn.
+  while (settings.sleep && wakeTouchedIslands()) {
     computeFreeVelocities(bodies, bodyOfSlot, gravity, dt, freeVelocity, pool.get());
     generateContacts();
   }
@@ -198,8 +199,8 @@ void World::Impl::warmStart() {
   cachedOfContact.assign(problem.numContacts(), nullptr);
   warmStartCache.beginLookups();
   // Contacts the cache knows by their features first, then the others take the normal impulse of the
-  // nearest entry of their pair that no contact took (an entry's impulse is never counted twice). The
-  // friction of another point would be a guess in another direction: those rows start from zero.
+  // nearest entry of their pair that no contact took by its features or by nearness. The friction of
+  // another point would be a guess in another direction: those rows start from zero.
   std::size_t cursor = 0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
@@ -249,6 +250,11 @@ void World::Impl::storeImpulses() {
                         extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
                         impulse[kTorsion], slips[k].slip, c.contact.point}};
   }
+  if (sleep.anyAsleep())
+    warmStartCache.carryOver(cacheEntries, [&](const ContactKey& key) {
+      const Body &a = bodies[key.bodyA], &b = bodies[key.bodyB];
+      return (a.asleep || b.asleep) && (a.asleep || !a.isDynamic()) && (b.asleep || !b.isDynamic());
+    });
   warmStartCache.store(cacheEntries);
 }
 
@@ -268,7 +274,7 @@ void World::Impl::stabilize() {
   stabilizePositions(problem, gapAtEnd, islandSolve.islands(), bodyOfSlot, StabilizationSettings{}, bodies);
 }
 
-void World::Impl::updateSleep() { sleep.update(bodies, bodyOfSlot, islandSolve.islands(), dt); }
+void World::Impl::updateSleep() { sleep.update(bodies, bodyOfSlot, islandSolve.islands(), bodyContacts, dt); }
 
 void World::Impl::report() {
   metrics.step = stepCount;
@@ -332,6 +338,14 @@ void World::Impl::checkFinite() const {
 
 void World::setSettings(const WorldSettings& settings) {
   if (settings.solver.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
+  if (!(settings.solver.psor.omega > 0.0 && settings.solver.psor.omega < 2.0))
+    throw std::invalid_argument("psor omega must be in (0, 2)");
+  if (!(settings.solver.modulus.alpha > 0.0) || !(settings.solver.modulus.gamma > 0.0))
+    throw std::invalid_argument("modulus alpha and gamma must be positive");
+  if (settings.solver.pgsSm.pgsSweeps < 1 || settings.solver.pgsSm.subspaceSteps < 0 ||
+      settings.solver.pgsSm.cgMaxIterations < 0 || !(settings.solver.pgsSm.cgTolerance >= 0.0) ||
+      !(settings.solver.pgsSm.regularization >= 0.0))
+    throw std::invalid_argument("pgs-sm: sweeps at least 1, steps, CG iterations, tolerance and regularization non-negative");
   if (!(settings.solver.tolAbs >= 0.0) || !(settings.solver.tolRel >= 0.0))
     throw std::invalid_argument("tolerances must be non-negative");
   if (settings.threads < 1)
@@ -363,6 +377,7 @@ const Vec3& World::gravity() const { return impl_->gravity; }
 void World::setDt(double dt) {
   if (!(std::isfinite(dt) && dt > 0.0)) throw std::invalid_argument("dt must be positive and finite");
   impl_->dt = dt;
+  impl_->sleep.reset(impl_->bodies);  // every island is to be stepped the new way
 }
 
 double World::kineticEnergy() const { return impl_->metrics.kineticEnergy; }
@@ -393,6 +408,7 @@ void World::setFrictionDefaults(const FrictionDefaults& defaults) {
     body.muTorsion = body.sceneMaterial.muTorsion.value_or(defaults.muTorsion);
     body.restitution = body.sceneMaterial.restitution.value_or(defaults.restitution);
   }
+  impl_->sleep.reset(impl_->bodies);  // a box asleep on a slope may slide now
 }
 
 const FrictionDefaults& World::frictionDefaults() const { return impl_->frictionDefaults; }
