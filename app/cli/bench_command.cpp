@@ -72,7 +72,7 @@ BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, in
     for (int stage = 0; stage < static_cast<int>(Stage::Count); ++stage)
       stageMs[stage].push_back(metrics.stageMs[stage]);
     solverMs.push_back(1e3 * metrics.solve.seconds);
-    const double contactSweeps = static_cast<double>(metrics.contacts) * metrics.solve.iterations;
+    const double contactSweeps = metrics.solve.contactSweeps;  // summed over the step's islands
     if (contactSweeps > 0) {
       nsPerContactSweep.push_back(1e9 * metrics.solve.seconds / contactSweeps);
       nsPerContactSweepIterating.push_back(1e9 * metrics.solve.iterationSeconds / contactSweeps);

@@ -13,7 +13,10 @@ enum class Convergence { None, Absolute, Relative };
 const char* convergenceName(Convergence c);
 
 struct SolveReport {
-  int iterations = 0;  // sweeps done, rolled-back ones included
+  int iterations = 0;  // sweeps done, rolled-back ones included (a step's: its islands' most)
+  // Contacts times sweeps, summed over the problems a step solved (its islands): what a per-contact,
+  // per-sweep cost divides by. Set by the World's island solve; 0 in a solver's own report.
+  double contactSweeps = 0.0;
   int rollbacks = 0;   // sweeps rejected by divergence detection (PROX Alg. 1-2, lines 11-13)
   Convergence convergence = Convergence::None;
   double residual = 0.0;                 // the solver's merit after the last accepted sweep

@@ -22,11 +22,18 @@ Convergence worse(Convergence a, Convergence b) {
 
 SolveReport joinReports(const std::vector<const SolveReport*>& reports, const std::vector<int>& contactCounts) {
   if (reports.empty()) return emptyProblemReport();
-  if (reports.size() == 1) return *reports.front();
+  if (reports.size() == 1) {
+    SolveReport only = *reports.front();
+    only.contactSweeps = static_cast<double>(contactCounts.front()) * only.iterations;
+    return only;
+  }
   std::size_t largest = 0;
   for (std::size_t i = 1; i < reports.size(); ++i)
     if (contactCounts[i] > contactCounts[largest]) largest = i;
   SolveReport joined = *reports[largest];
+  joined.contactSweeps = 0.0;
+  for (std::size_t i = 0; i < reports.size(); ++i)
+    joined.contactSweeps += static_cast<double>(contactCounts[i]) * reports[i]->iterations;
   joined.iterations = 0;
   joined.rollbacks = 0;
   joined.convergence = Convergence::Absolute;
@@ -94,6 +101,7 @@ SolveReport IslandSolve::solve(const ContactProblem& problem, const SolverSettin
   whole_ = solvedCount_ == 1 && islands_.isWhole(problem, solved_[0].island);
   if (whole_) {
     solved_[0].report = solved_[0].solver->solve(problem, settings, lambda);
+    solved_[0].report.contactSweeps = static_cast<double>(problem.numContacts()) * solved_[0].report.iterations;
     return solved_[0].report;
   }
 

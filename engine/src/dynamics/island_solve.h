@@ -53,8 +53,8 @@ class IslandSolve {
 };
 
 // One report for the step from its islands' reports: the most sweeps and the worst convergence of
-// any island, roll-backs and seconds summed, the merit the largest, and the histories (residuals,
-// r-factors) of the island with the most contacts, which the plots show.
+// any island, roll-backs, seconds and contacts x sweeps summed, the merit the largest, and the
+// histories (residuals, r-factors) of the island with the most contacts, which the plots show.
 SolveReport joinReports(const std::vector<const SolveReport*>& reports, const std::vector<int>& contactCounts);
 
 }  // namespace contactlab
