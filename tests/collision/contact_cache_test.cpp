@@ -40,14 +40,14 @@ TEST(ContactCache, NearestEntryOfThePairWithinTheRadiusAndEachEntryOnce) {
   // pair 0-2's, however near).
   const ContactKey fresh{0, 1, 9};
   EXPECT_EQ(cache.find(fresh, cursor), nullptr);
-  const CachedImpulse* nearest = cache.findNearest(fresh, Vec3(0.0005, 0, 0), 0.01, cursor);
+  const CachedImpulse* nearest = cache.findNearest(fresh, Vec3(0.0005, 0, 0), 0.01);
   ASSERT_NE(nearest, nullptr);
   EXPECT_EQ(nearest->normal, 3.0);
   // Nothing else of the pair lies within 1 cm.
-  EXPECT_EQ(cache.findNearest(fresh, Vec3(0.0005, 0, 0), 0.01, cursor), nullptr);
+  EXPECT_EQ(cache.findNearest(fresh, Vec3(0.0005, 0, 0), 0.01), nullptr);
   // A new step's lookups start unclaimed.
   cache.beginLookups();
-  EXPECT_EQ(cache.findNearest(fresh, Vec3(0.0005, 0, 0), 0.01, cursor)->normal, 1.0);
+  EXPECT_EQ(cache.findNearest(fresh, Vec3(0.0005, 0, 0), 0.01)->normal, 1.0);
 }
 
 }  // namespace

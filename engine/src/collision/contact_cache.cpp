@@ -32,12 +32,13 @@ const CachedImpulse* ContactCache::find(const ContactKey& key, std::size_t& curs
   return &it->second;
 }
 
-const CachedImpulse* ContactCache::findNearest(const ContactKey& key, const Vec3& point, double radius,
-                                              std::size_t cursor) {
+const CachedImpulse* ContactCache::findNearest(const ContactKey& key, const Vec3& point, double radius) {
   const auto samePair = [&](const Entry& entry) { return entry.first.bodyA == key.bodyA && entry.first.bodyB == key.bodyB; };
-  // find left the cursor where `key` would be: the pair's entries are around it.
-  std::size_t first = std::min(cursor, entries_.size());
-  while (first > 0 && samePair(entries_[first - 1])) --first;
+  const ContactKey pairStart{key.bodyA, key.bodyB, 0};
+  const std::size_t first = static_cast<std::size_t>(
+      std::lower_bound(entries_.begin(), entries_.end(), pairStart,
+                       [](const Entry& entry, const ContactKey& k) { return entry.first < k; }) -
+      entries_.begin());
   std::size_t nearest = entries_.size();
   double nearestDistance = radius;
   for (std::size_t i = first; i < entries_.size() && samePair(entries_[i]); ++i) {

@@ -39,9 +39,8 @@ class ContactCache {
   const CachedImpulse* find(const ContactKey& key, std::size_t& cursor);
   // For a contact whose feature the cache does not know (a box pair's clipping can renumber the
   // features of points that stay put): the unclaimed entry of the same pair whose point was nearest
-  // `point`, if one was within `radius`; it is claimed, so no impulse is handed out twice. `cursor`
-  // as find left it for the same key.
-  const CachedImpulse* findNearest(const ContactKey& key, const Vec3& point, double radius, std::size_t cursor);
+  // `point`, if one was within `radius`; it is claimed, so no impulse is handed out twice.
+  const CachedImpulse* findNearest(const ContactKey& key, const Vec3& point, double radius);
   // Appends to `entries` the stored entries whose key `keep` accepts: the contacts of a sleeping
   // island, which no step finds until the island wakes, keep their impulses for that step.
   template <class Keep>

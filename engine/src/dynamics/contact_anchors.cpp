@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "solvers/prox/prox_operators.h"
+
 namespace contactlab {
 namespace {
 
@@ -9,18 +11,10 @@ namespace {
 // boundary slides, and an iterate stopped at a tolerance sits on it within about that much.
 constexpr double kStickingMargin = 0.98;
 
+// Inside the friction set of eq. 16 shrunk by kStickingMargin; a frictionless direction holds nothing.
 bool sticks(const ContactBlock& block, const Vec4& lambda) {
-  if (!(lambda[kNormal] > 0.0)) return false;
-  double ellipsoid = 0.0;  // sum (lambda_i / mu_i)^2 over the friction rows, against lambda_n^2
-  for (int row = kTangentT; row <= kTorsion; ++row) {
-    const double mu = block.friction[row - 1];
-    if (mu <= 0.0) {
-      if (row != kTorsion) return false;  // frictionless in a direction: nothing holds it
-      continue;                           // no torsional friction: that row bounds nothing
-    }
-    ellipsoid += (lambda[row] / mu) * (lambda[row] / mu);
-  }
-  return ellipsoid < kStickingMargin * kStickingMargin * lambda[kNormal] * lambda[kNormal];
+  return lambda[kNormal] > 0.0 &&
+         insideEllipsoid(Vec3(lambda.tail<3>() / kStickingMargin), frictionSemiAxes(block.friction, lambda[kNormal]));
 }
 
 }  // namespace

@@ -112,25 +112,25 @@ SolveReport IslandSolve::solve(const ContactProblem& problem, const SolverSettin
     solved.lambda.resize(4 * static_cast<Eigen::Index>(contacts.size()));
     for (std::size_t k = 0; k < contacts.size(); ++k) solved.lambda.segment<4>(4 * k) = lambda.segment<4>(4 * contacts[k]);
   }
-  std::vector<int> small;
+  smallIslands_.clear();
   for (int i = 0; i < solvedCount_; ++i) {
     if (islands_.contacts(solved_[i].island).size() >= static_cast<std::size_t>(kLargeIsland)) solveOne(solved_[i], problem, settings);
-    else small.push_back(i);
+    else smallIslands_.push_back(i);
   }
-  parallelFor(pool_, static_cast<int>(small.size()), 1, [&](int begin, int end, int) {
-    for (int s = begin; s < end; ++s) solveOne(solved_[small[s]], problem, settings);
+  parallelFor(pool_, static_cast<int>(smallIslands_.size()), 1, [&](int begin, int end, int) {
+    for (int s = begin; s < end; ++s) solveOne(solved_[smallIslands_[s]], problem, settings);
   });
 
-  std::vector<const SolveReport*> reports;
-  std::vector<int> contactCounts;
+  reports_.clear();
+  contactCounts_.clear();
   for (int i = 0; i < solvedCount_; ++i) {
     const SolvedIsland& solved = solved_[i];
     const auto contacts = islands_.contacts(solved.island);
     for (std::size_t k = 0; k < contacts.size(); ++k) lambda.segment<4>(4 * contacts[k]) = solved.lambda.segment<4>(4 * k);
-    reports.push_back(&solved.report);
-    contactCounts.push_back(static_cast<int>(contacts.size()));
+    reports_.push_back(&solved.report);
+    contactCounts_.push_back(static_cast<int>(contacts.size()));
   }
-  return joinReports(reports, contactCounts);
+  return joinReports(reports_, contactCounts_);
 }
 
 const Eigen::VectorXd& IslandSolve::contactResponse(const ContactProblem& problem, const Eigen::VectorXd& lambda) {

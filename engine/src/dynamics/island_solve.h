@@ -48,6 +48,9 @@ class IslandSolve {
   std::vector<SolvedIsland> solved_;  // the islands with contacts, in island order (kept between steps)
   int solvedCount_ = 0;
   bool whole_ = false;  // the last solve had one island holding the whole problem
+  std::vector<int> smallIslands_;                // solve's scratch: the islands solved side by side
+  std::vector<const SolveReport*> reports_;      // solve's scratch: the islands' reports
+  std::vector<int> contactCounts_;               // and their contact counts
   Eigen::VectorXd response_;
   SlotContacts slotContacts_;  // for gathering the whole problem's response per body
 };

@@ -49,7 +49,7 @@ struct World::Impl {
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
   std::vector<ContactSlip> slips;  // per contact: its slip since it last slid (contact_anchors.h)
   std::vector<Vec4> anchorBias;    // per contact: what biasTowardAnchors added to b
-  std::vector<const CachedImpulse*> cachedOfContact;  // warmStart's: each contact's cache entry, if any
+  std::vector<char> known;         // warmStart's: per contact, whether the cache knows its features
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
   StepMetrics metrics;
@@ -196,7 +196,7 @@ constexpr double kNearestContactRadius = 0.01;  // metres
 void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
   slips.assign(problem.numContacts(), ContactSlip{});
-  cachedOfContact.assign(problem.numContacts(), nullptr);
+  known.assign(problem.numContacts(), 0);
   warmStartCache.beginLookups();
   // Contacts the cache knows by their features first, then the others take the normal impulse of the
   // nearest entry of their pair that no contact took by its features or by nearness. The friction of
@@ -204,19 +204,8 @@ void World::Impl::warmStart() {
   std::size_t cursor = 0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
-    cachedOfContact[k] = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor);
-  }
-  cursor = 0;
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    if (cachedOfContact[k]) continue;
-    const BodyContact& c = bodyContacts[k];
-    const ContactKey key{c.bodyA, c.bodyB, c.contact.feature};
-    warmStartCache.find(key, cursor);  // misses again; leaves the cursor at the pair
-    const CachedImpulse* nearest = warmStartCache.findNearest(key, c.contact.point, kNearestContactRadius, cursor);
-    if (nearest && settings.warmStart) lambda[4 * k + kNormal] = nearest->normal;
-  }
-  for (int k = 0; k < problem.numContacts(); ++k) {
-    const CachedImpulse* cached = cachedOfContact[k];
+    const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor);
+    known[k] = cached != nullptr;
     if (!cached) continue;
     slips[k] = {cached->slip};
     if (!settings.warmStart) continue;
@@ -224,6 +213,13 @@ void World::Impl::warmStart() {
     lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
     lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
     lambda[4 * k + kTorsion] = cached->torsion;
+  }
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    if (known[k]) continue;
+    const BodyContact& c = bodyContacts[k];
+    const ContactKey key{c.bodyA, c.bodyB, c.contact.feature};
+    const CachedImpulse* nearest = warmStartCache.findNearest(key, c.contact.point, kNearestContactRadius);
+    if (nearest && settings.warmStart) lambda[4 * k + kNormal] = nearest->normal;
   }
 }
 
