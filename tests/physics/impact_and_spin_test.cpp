@@ -47,10 +47,7 @@ TEST(TorsionalFriction, SpinningSphereSlowsAtMuTauGOverPointFourRSquared) {
   BodyDesc ground = test::staticGround();
   ground.material.muTorsion = muTorsion;
   scene.bodies = {ground, ball};
-  WorldSettings settings;
-  settings.solver.tolAbs = 1e-9;
-  settings.solver.tolRel = 1e-9;
-  World world(scene, settings);
+  World world(scene);
   test::runFor(world, 0.5);
   const double w1 = world.bodies()[1].angularVelocity.z();
   test::runFor(world, 2.0);
