@@ -64,7 +64,7 @@ TEST(NaturalMap, ConeProjectionAgreesWithBruteForceMinimization) {
     const Vec3 mu = trial % 3 == 0 ? Vec3(positive(rng), positive(rng), 0.0) : Vec3(positive(rng), positive(rng), positive(rng));
     const Vec4 z(unit(rng), 2 * unit(rng), 2 * unit(rng), 2 * unit(rng));
     const Vec4 x = projectOntoFrictionCone(z, mu);
-    SCOPED_TRACE(testing::Message() << "z " << z.transpose() << " mu " << mu.transpose() << " x " << x.transpose());
+    SCOPED_TRACE(::testing::Message() << "z " << z.transpose() << " mu " << mu.transpose() << " x " << x.transpose());
     EXPECT_TRUE(inCone(x, mu, 1e-12));
     Vec4 zPinned = z;
     for (int i = 0; i < 3; ++i)

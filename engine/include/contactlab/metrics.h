@@ -35,6 +35,22 @@ struct SolveReport {
   bool converged() const { return convergence != Convergence::None; }
 };
 
+// One solve of the deformable MLCP by the CR method (conjugate-residual-deformable-contact.txt, Alg. 1).
+struct DeformableSolveReport {
+  int iterations = 0;          // CR iterations (Alg. 1, line 8), over every re-linearization
+  int activeSetChanges = 0;    // constraint state changes kept (Alg. 2: activations, deactivations, friction switches)
+  int residualRestarts = 0;    // times the residual was recomputed after a change (Alg. 1, lines 19-21)
+  int relinearizations = 0;    // re-linearizations that changed a constraint (Alg. 1, line 27)
+  int collisionRounds = 0;     // collision checks at convergence that added constraints (line 25)
+  bool localMinimum = false;   // stopped by ||B C^-1 r|| < epsilon_1 (sec. 4.3)
+  Convergence convergence = Convergence::None;
+  double residual = 0.0;                      // ||r|| at the end
+  std::vector<double> residualHistory;        // ||r|| after every iteration
+  std::vector<double> constraintHistory;      // ||U r||_inf (largest active constraint error) after every iteration
+  double seconds = 0.0;
+  bool converged() const { return convergence != Convergence::None; }
+};
+
 struct StepMetrics {
   int step = 0;
   double time = 0.0;

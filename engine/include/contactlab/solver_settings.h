@@ -79,6 +79,17 @@ struct SolverSettings {
   bool operator==(const SolverSettings&) const = default;
 };
 
+// The deformable problem's solve (conjugate-residual-deformable-contact.txt, Alg. 1-3): "cr-full" or
+// "cr-diag", the preconditioner of sec. 3.4. Tolerances are the paper's.
+struct DeformableSolverSettings {
+  std::string solver = "cr-full";
+  double relativeTolerance = 5e-5;  // epsilon_1: ||r|| below this times ||d|| (Alg. 1, line 22)
+  double absoluteTolerance = 5e-6;  // epsilon_2 (metres): largest active constraint error, and smallest state change kept
+  int maxIterations = 20000;        // CR iterations per step, re-linearizations included
+
+  bool operator==(const DeformableSolverSettings&) const = default;
+};
+
 struct SolverDescription {
   std::string name;
   std::string summary;
@@ -86,5 +97,7 @@ struct SolverDescription {
 };
 // Every registered solver, in registry order: the GUI combo box, the CLI and the tests use this list.
 std::vector<SolverDescription> solverNames();
+// The deformable problem's solvers, in registry order (cr-full, cr-diag).
+std::vector<SolverDescription> deformableSolverNames();
 
 }  // namespace contactlab

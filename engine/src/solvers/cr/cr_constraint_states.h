@@ -1,0 +1,53 @@
+#pragma once
+// The states of the CR solve's constraints and how they switch while it iterates
+// (conjugate-residual-deformable-contact.txt, Alg. 2: activation, deactivation, static/kinetic
+// friction; Alg. 3: the kinetic friction force's magnitude and direction).
+//
+// Sign convention (ours, see cr_preconditioner.h): the multipliers push, node forces are L^T y, and
+// for constraint k with rows (n, t1, t2)
+//   g_k = j_k v - c_k,n        the normal row's slack, >= 0 when the contact is not closing too fast;
+//   s_k = j_k,t v - c_k,t      the sliding (tangential) displacement of the step, 2 entries.
+// A kinetic contact's friction force gamma~_k = mu lambda~_k delta_k is moved to the right side
+// (eq. 17, 20); delta_k is the unit direction of that force in (t1, t2), opposite to sliding.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "problem/deformable_problem.h"
+
+namespace contactlab {
+
+enum class FrictionMode : std::uint8_t { Static, Kinetic };
+
+struct CrConstraintState {
+  bool active = false;
+  FrictionMode friction = FrictionMode::Kinetic;
+  Vec2 direction = Vec2::Zero();      // delta_k (unit), zero until the contact has slid
+  double lambdaEstimate = 0.0;        // lambda~_k: simple moving average of lambda_k (Alg. 3, lines 4-5)
+  std::array<double, 2> lambdaHistory{0.0, 0.0};  // the last n = 2 values that average takes
+  int historyCount = 0;
+  Vec2 kineticForce = Vec2::Zero();   // gamma~_k = mu lambda~_k delta_k
+};
+
+struct CrStateSettings {
+  double changeTolerance = 5e-6;  // epsilon_2: a change moving its rows by less than this is deferred (line 19)
+  double realignAngle = 1.2 * 3.14159265358979323846 / 180.0;  // epsilon_theta (Alg. 3, line 6)
+  double realignStep = 0.01;      // alpha_theta (Alg. 3, line 8)
+};
+
+// Whether row r (0 normal, 1-2 friction) of a constraint in state `state` takes part in B: the normal
+// row when active, the friction rows when active, sticking, and mu > 0.
+inline bool rowInSystem(const CrConstraintState& state, double mu, int r) {
+  return state.active && (r == 0 || (state.friction == FrictionMode::Static && mu > 0.0));
+}
+
+// Alg. 2 for every constraint: `rows` holds (g_k, s_k) per constraint (3 entries each), `multipliers`
+// (lambda_k, gamma_k) per constraint (3 each, the solver's y beyond the velocities; set to zero for
+// rows that leave B), `compliance` rowCompliance's values. A new activation is always kept; other
+// changes only when Z^-1 S_d [dlambda, dgamma + dgamma~] exceeds changeTolerance (line 19). Returns
+// how many constraints changed.
+int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd& rows,
+                        const Eigen::VectorXd& compliance, const CrStateSettings& settings,
+                        std::vector<CrConstraintState>& states, Eigen::Ref<Eigen::VectorXd> multipliers);
+
+}  // namespace contactlab

@@ -1,0 +1,286 @@
+#include "solvers/cr/cr_solver.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/stage_timer.h"
+
+namespace contactlab {
+
+// Everything one CR solve keeps between iterations, named as in Alg. 1. y = [v; m] with m the
+// multipliers (3 per constraint); r = d - B y; p the search direction; Bp = B p kept by recurrence,
+// and the parts A v and A p of B y and B p kept apart (the residual split of sec. 3.5: a change of
+// constraint states recomputes r from A v without a product with A).
+struct CrSolver::Iterate {
+  const DeformableProblem& problem;
+  ThreadPool* pool;
+  int n3;
+  Eigen::VectorXd y, r, p, Bp, Ap, Av, z, Az, w, q;
+  Eigen::VectorXd inverseDiagonalA, compliance, rows;
+  std::vector<std::uint8_t> rowActive;
+  CrPreconditionerOperator preconditioner;
+  double numerator = 0.0;  // z^T B z = r^T C^-1 B C^-1 r of the current residual
+  double dNorm = 0.0;      // ||d|| at the last residual computation
+
+  Iterate(const DeformableProblem& problem, ThreadPool* pool) : problem(problem), pool(pool), n3(3 * problem.numNodes()) {}
+  int m() const { return problem.numConstraints(); }
+
+  // (g_k, s_k) = (j_k v - c_k,n, j_k,t v - c_k,t) per constraint.
+  void computeRows() {
+    rows.resize(3 * m());
+    const Eigen::VectorXd v = y.head(n3);
+    for (int k = 0; k < m(); ++k) {
+      const DeformableConstraint& c = problem.constraints[k];
+      rows.segment<3>(3 * k) = constraintRowsTimes(problem, k, v) - Vec3(c.cn, c.ct.x(), c.ct.y());
+    }
+  }
+
+  // The B-product of a vector whose A-part is known: out = [Ax - L^T x_l; -L x_v], active rows only.
+  void constraintProduct(const Eigen::VectorXd& x, const Eigen::VectorXd& Ax, Eigen::VectorXd& out) const {
+    out.resize(x.size());
+    out.head(n3) = Ax;
+    const Eigen::VectorXd xv = x.head(n3);
+    for (int k = 0; k < m(); ++k) {
+      const Vec3 mask(rowActive[3 * k], rowActive[3 * k + 1], rowActive[3 * k + 2]);
+      if (mask.isZero()) {
+        out.segment<3>(n3 + 3 * k).setZero();
+        continue;
+      }
+      addConstraintRowsTransposed(problem, k, -mask.cwiseProduct(Vec3(x.segment<3>(n3 + 3 * k))), out);
+      out.segment<3>(n3 + 3 * k) = -mask.cwiseProduct(constraintRowsTimes(problem, k, xv));
+    }
+  }
+
+  void setupRows(const std::vector<CrConstraintState>& states, CrPreconditioner kind) {
+    rowActive.assign(3 * m(), 0);
+    for (int k = 0; k < m(); ++k)
+      for (int r = 0; r < 3; ++r)
+        rowActive[3 * k + r] = !isRetired(problem.constraints[k]) && rowInSystem(states[k], problem.constraints[k].mu, r);
+    compliance = rowCompliance(problem, inverseDiagonalA);
+    preconditioner.setup(problem, inverseDiagonalA, compliance, rowActive, kind);
+  }
+
+  // r = d - B y from the kept A v (lines 19-21 with the split of sec. 3.5), then p = C^-1 r, B p.
+  void restart(const std::vector<CrConstraintState>& states) {
+    r.resize(y.size());
+    Eigen::VectorXd force = problem.b;  // b + J_t^T gamma~ + L^T m
+    for (int k = 0; k < m(); ++k) {
+      const CrConstraintState& s = states[k];
+      if (s.active && s.friction == FrictionMode::Kinetic)
+        addConstraintRowsTransposed(problem, k, Vec3(0.0, s.kineticForce.x(), s.kineticForce.y()), force);
+    }
+    double dSquared = force.squaredNorm();
+    computeRows();
+    for (int k = 0; k < m(); ++k) {
+      const Vec3 mask(rowActive[3 * k], rowActive[3 * k + 1], rowActive[3 * k + 2]);
+      addConstraintRowsTransposed(problem, k, mask.cwiseProduct(Vec3(y.segment<3>(n3 + 3 * k))), force);
+      r.segment<3>(n3 + 3 * k) = mask.cwiseProduct(Vec3(rows.segment<3>(3 * k)));
+      const DeformableConstraint& c = problem.constraints[k];
+      dSquared += mask.cwiseProduct(Vec3(c.cn, c.ct.x(), c.ct.y())).squaredNorm();
+    }
+    r.head(n3) = force - Av;
+    dNorm = std::sqrt(dSquared);
+    preconditioner.apply(problem, r, z);
+    problem.A.multiply(z.head(n3), Az, pool);
+    constraintProduct(z, Az, w);
+    p = z;
+    Ap = Az;
+    Bp = w;
+    numerator = z.dot(w);
+  }
+
+  // y += a z + b z2 with z2 = C^-1 B z, (a, b) minimizing ||r - a B z - b B z2||; z, w = B z and Az
+  // are those of the current r. Returns false when the step is zero.
+  bool minimalResidualStep() {
+    Eigen::VectorXd z2, Az2, w2;
+    preconditioner.apply(problem, w, z2);
+    problem.A.multiply(z2.head(n3), Az2, pool);
+    constraintProduct(z2, Az2, w2);
+    Eigen::Matrix2d gram;
+    gram << w.dot(w), w.dot(w2), w.dot(w2), w2.dot(w2);
+    const Eigen::Vector2d ab = gram.completeOrthogonalDecomposition().solve(Eigen::Vector2d(w.dot(r), w2.dot(r)));
+    if (!ab.allFinite() || ab.isZero()) return false;
+    y += ab[0] * z + ab[1] * z2;
+    Av += ab[0] * Az + ab[1] * Az2;
+    return true;
+  }
+
+  // ||U r||_inf: the largest error of an active row.
+  double activeRowError() const {
+    double worst = 0.0;
+    for (int row = 0; row < 3 * m(); ++row)
+      if (rowActive[row]) worst = std::max(worst, std::abs(r[n3 + row]));
+    return worst;
+  }
+};
+
+DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const DeformableSolverSettings& settings,
+                                      ConstraintUpdater* updater, Eigen::VectorXd& v, ThreadPool* pool) {
+  const Stopwatch watch;
+  DeformableSolveReport report;
+  if (v.size() != 3 * problem.numNodes())
+    throw std::invalid_argument("CR solve: the velocity vector has " + std::to_string(v.size()) +
+                                " entries for " + std::to_string(problem.numNodes()) + " nodes");
+  CrStateSettings stateSettings;
+  stateSettings.changeTolerance = settings.absoluteTolerance;
+  const double epsilon1 = settings.relativeTolerance, epsilon2 = settings.absoluteTolerance;
+
+  Iterate it(problem, pool);
+  const int n3 = it.n3;
+  states_.assign(problem.numConstraints(), CrConstraintState{});
+  it.y.setZero(n3 + 3 * problem.numConstraints());
+  it.y.head(n3) = v;
+  it.inverseDiagonalA.resize(n3);
+  for (int i = 0; i < problem.numNodes(); ++i)
+    it.inverseDiagonalA.segment<3>(3 * i) = problem.A.diagonalBlock(i).diagonal().cwiseInverse();
+  problem.A.multiply(v, it.Av, pool);
+
+  const auto evaluate = [&]() {
+    it.computeRows();
+    const int changes = evaluateConstraints(problem, it.rows, rowCompliance(problem, it.inverseDiagonalA),
+                                            stateSettings, states_, it.y.tail(3 * problem.numConstraints()));
+    report.activeSetChanges += changes;
+    return changes;
+  };
+  const auto restart = [&]() {
+    it.setupRows(states_, preconditionerKind_);
+    it.restart(states_);
+    ++report.residualRestarts;
+  };
+
+  evaluate();  // Alg. 1, line 6: the constraints' states at the start velocity
+  restart();
+  // epsilon_1 is relative: to ||d|| of the first residual (the momentum of the step and the gaps).
+  const double scale = std::max(it.dNorm, std::numeric_limits<double>::min());
+  // Re-linearizations and collision checks continue while they change something; each is followed
+  // by a converged solve, so this bounds only a cycle between them.
+  constexpr int kMostGeometryRounds = 50;
+  int geometryRounds = 0;
+
+  while (report.iterations < settings.maxIterations) {
+    it.preconditioner.apply(problem, it.Bp, it.q);
+    const double alpha = it.numerator / it.Bp.dot(it.q);  // line 9
+    // CR breaks down where r^T C^-1 B C^-1 r vanishes away from the solution, which B's saddle-point
+    // form allows (a residual in the constraint rows alone, with Diag; r^T B^-1 r = 0, with Full).
+    // Then one step minimizes the plain ||r|| over span{C^-1 r, C^-1 B C^-1 r} (a GMRES(2) step) and
+    // the recurrence starts again from its residual. Only when that step gains nothing is this a
+    // local minimum (sec. 4.3).
+    if (!std::isfinite(alpha) || std::abs(it.numerator) <= 1e-12 * it.z.norm() * it.w.norm()) {
+      const bool moved = it.minimalResidualStep();
+      ++report.iterations;
+      if (moved) {
+        restart();
+        report.residualHistory.push_back(it.r.norm());
+        report.constraintHistory.push_back(it.activeRowError());
+        continue;
+      }
+    }
+    bool localMinimum = !std::isfinite(alpha) || alpha == 0.0;
+    int changes = 0;
+    if (!localMinimum) {
+      it.y += alpha * it.p;  // line 10
+      it.r -= alpha * it.Bp;  // line 11
+      it.Av += alpha * it.Ap;
+      ++report.iterations;
+      if (alpha > 0.0) {  // lines 12-13, at the interval of Alg. 2, line 2
+        const double ratio = it.r.norm() / (epsilon1 * scale);
+        const int interval = std::max(1, static_cast<int>(std::log2(std::max(ratio, 1.0)) / 3.0));
+        if (report.iterations % interval == 0) changes = evaluate();
+      }
+      if (changes > 0) {
+        restart();  // lines 19-21
+      } else {      // lines 15-17
+        it.preconditioner.apply(problem, it.r, it.z);
+        problem.A.multiply(it.z.head(n3), it.Az, pool);
+        it.constraintProduct(it.z, it.Az, it.w);
+        const double next = it.z.dot(it.w);
+        const double beta = it.numerator != 0.0 ? next / it.numerator : 0.0;
+        it.p = it.z + beta * it.p;
+        it.Ap = it.Az + beta * it.Ap;
+        it.Bp = it.w + beta * it.Bp;
+        it.numerator = next;
+      }
+      report.residualHistory.push_back(it.r.norm());
+      report.constraintHistory.push_back(it.activeRowError());
+      localMinimum = it.w.norm() < epsilon1 * scale;  // sec. 4.3: the gradient 2 B C^-1 r vanishes
+    }
+    const bool converged = it.r.norm() < epsilon1 * scale && it.activeRowError() < epsilon2;
+    if (!converged && !localMinimum) continue;
+    // Line 22 reached: make sure of the residual with a fresh product (the recurrences drift).
+    problem.A.multiply(it.y.head(n3), it.Av, pool);
+    if (evaluate() > 0) {  // line 23
+      restart();
+      continue;
+    }
+    it.restart(states_);
+    if (!(it.r.norm() < epsilon1 * scale && it.activeRowError() < epsilon2) && !localMinimum) continue;
+    if (updater && geometryRounds < kMostGeometryRounds) {
+      ++geometryRounds;
+      const Eigen::VectorXd velocity = it.y.head(n3);
+      const int before = problem.numConstraints();
+      if (updater->addCollisions(velocity, problem) > 0) {  // line 25
+        ++report.collisionRounds;
+        states_.resize(problem.numConstraints());
+        it.y.conservativeResize(n3 + 3 * problem.numConstraints());
+        it.y.tail(3 * (problem.numConstraints() - before)).setZero();
+        evaluate();
+        restart();
+        continue;
+      }
+      std::vector<std::uint8_t> active(problem.numConstraints());
+      for (int k = 0; k < problem.numConstraints(); ++k) active[k] = states_[k].active;
+      if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
+        ++report.relinearizations;
+        evaluate();
+        restart();
+        continue;
+      }
+    }
+    report.convergence = Convergence::Absolute;
+    report.localMinimum = localMinimum && !converged;
+    break;
+  }
+  v = it.y.head(n3);
+  multipliers_ = it.y.tail(3 * problem.numConstraints());
+  report.residual = it.r.norm();
+  report.seconds = watch.elapsedSeconds();
+  return report;
+}
+
+Eigen::VectorXd CrSolver::constraintForces() const {
+  Eigen::VectorXd forces = multipliers_;
+  for (std::size_t k = 0; k < states_.size(); ++k) {
+    const CrConstraintState& s = states_[k];
+    if (!s.active) forces.segment<3>(3 * k).setZero();
+    else if (s.friction == FrictionMode::Kinetic) forces.segment<2>(3 * k + 1) = s.kineticForce;
+  }
+  return forces;
+}
+
+const std::vector<DeformableSolverEntry>& deformableSolverRegistry() {
+  static const std::vector<DeformableSolverEntry> registry{
+      {"cr-full", "Conjugate Residual with the Full preconditioner (Verschoor & Jalba 2019, eq. 22)",
+       CrPreconditioner::Full},
+      {"cr-diag", "Conjugate Residual with the Diag preconditioner (block diagonal of eq. 22)", CrPreconditioner::Diag},
+  };
+  return registry;
+}
+
+std::unique_ptr<CrSolver> makeDeformableSolver(const std::string& name) {
+  std::string known;
+  for (const DeformableSolverEntry& e : deformableSolverRegistry()) {
+    if (e.name == name) return std::make_unique<CrSolver>(e.preconditioner);
+    known += (known.empty() ? "" : ", ") + e.name;
+  }
+  throw std::invalid_argument("unknown deformable solver \"" + name + "\" (known: " + known + ")");
+}
+
+std::vector<SolverDescription> deformableSolverNames() {
+  std::vector<SolverDescription> names;
+  for (const DeformableSolverEntry& e : deformableSolverRegistry()) names.push_back({e.name, e.summary, false});
+  return names;
+}
+
+}  // namespace contactlab
