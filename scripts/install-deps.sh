@@ -13,6 +13,8 @@ packages=(
   libbullet-dev
   # meshes (issue 5): OBJ reading, the tetrahedralizer program, and the Stanford bunny asset
   libtinyobjloader-dev tetgen glmark2-data
+  # the tests' independent reader of the VTK (ParaView) frames the engine writes, run by the system's python3
+  python3-meshio
   # the desktop app: window, GUI, OpenGL loader, PNG screenshots, video, and a virtual display for its tests
   libglfw3-dev libimgui-dev libepoxy-dev libpng-dev ffmpeg
   xvfb xauth libgl1-mesa-dri libegl1 libegl-mesa0
