@@ -19,6 +19,9 @@ inline const std::vector<BadSceneCase>& badSceneCases() {
       {"unknown_shape.json", "\"cone\""},           {"negative_dt.json", "dt: must be positive"},
       {"truncated.json", "invalid JSON"},           {"empty.json", "empty file"},
       {"not_an_object.json", "top level"},
+      {"deformable_poisson_ratio.json", "bodies[1].deformable.poisson_ratio"},
+      {"deformable_static_body.json", "bodies[0].deformable: only a dynamic body"},
+      {"deformable_unknown_model.json", "bodies[0].deformable.model: unknown model \"jelly\""},
   };
   return cases;
 }

@@ -48,6 +48,27 @@ struct MaterialOverride {
   std::optional<double> restitution;
 };
 
+// A body made deformable: its shape is tetrahedralized and simulated by FEM (Verschoor & Jalba 2019,
+// sec. 2.1-2.2; docs/deformable.md). Density, friction, position, orientation and velocities keep
+// their rigid meaning; the motion type must be dynamic.
+enum class DeformableModel { Corotational, NeoHookean };
+const char* deformableModelName(DeformableModel model);
+struct DeformableDesc {
+  DeformableModel model = DeformableModel::Corotational;
+  double youngsModulus = 5e5;  // Pa, > 0
+  double poissonRatio = 0.2;   // in (-1, 0.5)
+  double dampingMass = 0.0;       // Rayleigh alpha (1/s): C = alpha M + beta K
+  double dampingStiffness = 0.0;  // Rayleigh beta (s)
+  // Largest tetrahedron volume (m^3); unset: the solid's volume / 150 (a few hundred tetrahedra).
+  std::optional<double> maxTetVolume;
+  // Nodes that start inside this world box are held in place (fixtures); unset: none.
+  struct Box {
+    Vec3 min = Vec3::Zero();
+    Vec3 max = Vec3::Zero();
+  };
+  std::optional<Box> pinned;
+};
+
 // What a scene says about one body. position is the centre of mass; velocities are world frame.
 struct BodyDesc {
   std::string name;
@@ -61,6 +82,7 @@ struct BodyDesc {
   MaterialOverride material;
   MotionType motion = MotionType::Dynamic;
   std::vector<VelocityKey> velocitySchedule;  // kinematic bodies only
+  std::optional<DeformableDesc> deformable;   // set: an FEM body (dynamic only)
 };
 
 // The runtime body. Static and kinematic bodies have zero inverse mass and inverse inertia.

@@ -1,4 +1,5 @@
 // Display names of the public enums, shared by the CLI, the CSV writers and the GUI.
+#include "contactlab/body.h"
 #include "contactlab/metrics.h"
 #include "contactlab/solver_settings.h"
 #include "contactlab/world.h"
@@ -14,6 +15,14 @@ const char* stageName(Stage s) {
     case Stage::Stabilize: return "stabilize";
     case Stage::Sleep: return "sleep";
     case Stage::Count: break;
+  }
+  return "unknown";
+}
+
+const char* deformableModelName(DeformableModel model) {
+  switch (model) {
+    case DeformableModel::Corotational: return "corotational";
+    case DeformableModel::NeoHookean: return "neo-hookean";
   }
   return "unknown";
 }

@@ -15,6 +15,7 @@ struct Aabb {
   bool overlaps(const Aabb& o) const {
     return (lower.array() <= o.upper.array()).all() && (o.lower.array() <= upper.array()).all();
   }
+  bool contains(const Vec3& p) const { return (p.array() >= lower.array()).all() && (p.array() <= upper.array()).all(); }
   Aabb inflated(double by) const { return {lower.array() - by, upper.array() + by}; }
 };
 

@@ -246,9 +246,76 @@ FrictionDefaults readFriction(const ObjectReader& friction) {
           given.restitution.value_or(defaults.restitution)};
 }
 
+// The "deformable" object of a body (DeformableDesc, body.h). Kept in a namespace named after this
+// file so that unity batches, which join this file with others, see no clash of helper names.
+namespace scene_json_read {
+
+DeformableModel deformableModelAt(const ObjectReader& object, const std::string& key) {
+  const std::string name = object.text(key);
+  for (DeformableModel model : {DeformableModel::Corotational, DeformableModel::NeoHookean})
+    if (name == deformableModelName(model)) return model;
+  object.fail(object.keyPath(key), "unknown model \"" + name + "\" (expected " +
+                                       deformableModelName(DeformableModel::Corotational) + " or " +
+                                       deformableModelName(DeformableModel::NeoHookean) + ")");
+}
+
+// "damping": [alpha, beta], the Rayleigh coefficients of C = alpha M + beta K.
+void readDamping(const ObjectReader& object, DeformableDesc& desc) {
+  const std::string path = object.keyPath("damping");
+  const json& value = object.raw("damping");
+  if (!value.is_array() || value.size() != 2)
+    object.fail(path, "expected [alpha, beta], two non-negative numbers, got " + describe(value));
+  double coefficients[2];
+  for (int i = 0; i < 2; ++i) {
+    const std::string elementPath = path + "[" + std::to_string(i) + "]";
+    coefficients[i] = object.numberAt(value[i], elementPath);
+    if (coefficients[i] < 0.0) object.fail(elementPath, "must not be negative, got " + value[i].dump());
+  }
+  desc.dampingMass = coefficients[0];
+  desc.dampingStiffness = coefficients[1];
+}
+
+// "pinned": {"min": [x, y, z], "max": [x, y, z]}, a world box; both corners are required.
+DeformableDesc::Box readPinnedBox(const ObjectReader& deformable, const std::string& source) {
+  const ObjectReader pinned(deformable.raw("pinned"), deformable.keyPath("pinned"), source, {"min", "max"});
+  pinned.require("min", "for a pinned box");
+  pinned.require("max", "for a pinned box");
+  const DeformableDesc::Box box{pinned.vec3("min"), pinned.vec3("max")};
+  for (int axis = 0; axis < 3; ++axis)
+    if (box.min[axis] > box.max[axis])
+      pinned.fail(pinned.keyPath("min") + "[" + std::to_string(axis) + "]",
+                  "must not exceed max[" + std::to_string(axis) + "], got " + pinned.raw("min")[axis].dump() +
+                      " > " + pinned.raw("max")[axis].dump());
+  return box;
+}
+
+DeformableDesc readDeformable(const ObjectReader& body, const std::string& source) {
+  const ObjectReader object(body.raw("deformable"), body.keyPath("deformable"), source,
+                            {"model", "youngs_modulus", "poisson_ratio", "damping", "max_tet_volume", "pinned"});
+  DeformableDesc desc;
+  if (object.has("model")) desc.model = deformableModelAt(object, "model");
+  if (object.has("youngs_modulus")) desc.youngsModulus = object.positive("youngs_modulus");
+  if (object.has("poisson_ratio")) {
+    // The Lame parameters lambda = E nu / ((1 + nu)(1 - 2 nu)) and mu = E / (2 (1 + nu)) need
+    // -1 < nu < 0.5; at 0.5 the material is incompressible and lambda is infinite.
+    desc.poissonRatio = object.number("poisson_ratio");
+    if (!(desc.poissonRatio > -1.0 && desc.poissonRatio < 0.5))
+      object.fail(object.keyPath("poisson_ratio"),
+                  "must lie strictly between -1 and 0.5, got " + object.raw("poisson_ratio").dump());
+  }
+  if (object.has("damping")) readDamping(object, desc);
+  if (object.has("max_tet_volume")) desc.maxTetVolume = object.positive("max_tet_volume");
+  if (object.has("pinned")) desc.pinned = readPinnedBox(object, source);
+  return desc;
+}
+
+}  // namespace scene_json_read
+
 // A plane is a static half-space placed by its normal and offset alone, so it takes no pose,
 // velocity or mass keys.
 BodyDesc readPlaneBody(const json& value, const std::string& path, const std::string& source) {
+  if (value.contains("deformable"))
+    failAt(source, path + ".deformable", "a plane is a static half-space and cannot be deformable");
   const ObjectReader body(value, path, source,
                           {"name", "shape", "normal", "offset", "static", "mu", "mu_torsion", "restitution"});
   body.require("normal", "for a plane");
@@ -313,7 +380,7 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
   else keys.push_back("radius");
   if (shapeName == "capsule") keys.push_back("length");
   keys.insert(keys.end(), {"position", "orientation", "velocity", "angular_velocity", "density", "mass", "mu",
-                           "mu_torsion", "restitution", "static", "kinematic", "velocity_schedule"});
+                           "mu_torsion", "restitution", "static", "kinematic", "velocity_schedule", "deformable"});
   const ObjectReader body(value, path, source, keys);
   BodyDesc desc;
   if (body.has("name")) desc.name = body.text("name");
@@ -343,6 +410,12 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
   if (body.has("velocity_schedule")) {
     if (!isKinematic) body.fail(body.keyPath("velocity_schedule"), "only kinematic bodies follow a schedule");
     desc.velocitySchedule = readVelocitySchedule(body);
+  }
+  if (body.has("deformable")) {
+    if (desc.motion != MotionType::Dynamic)
+      body.fail(body.keyPath("deformable"), std::string("only a dynamic body can be deformable, this one is ") +
+                                                (isStatic ? "static" : "kinematic"));
+    desc.deformable = scene_json_read::readDeformable(body, source);
   }
   return desc;
 }

@@ -40,6 +40,24 @@ void writeMaterial(const MaterialOverride& material, json& body) {
   if (material.restitution) body["restitution"] = *material.restitution;
 }
 
+// Kept in a namespace named after this file so that unity batches see no clash of helper names.
+namespace scene_json_write {
+
+// A deformable body's material is written in full, like the rest of the body; max_tet_volume and
+// pinned only when set, because unset means "derived from the solid's volume" and "nothing pinned".
+json deformableToJson(const DeformableDesc& deformable) {
+  json out = {{"model", deformableModelName(deformable.model)},
+              {"youngs_modulus", deformable.youngsModulus},
+              {"poisson_ratio", deformable.poissonRatio},
+              {"damping", json::array({deformable.dampingMass, deformable.dampingStiffness})}};
+  if (deformable.maxTetVolume) out["max_tet_volume"] = *deformable.maxTetVolume;
+  if (deformable.pinned)
+    out["pinned"] = {{"min", toJson(deformable.pinned->min)}, {"max", toJson(deformable.pinned->max)}};
+  return out;
+}
+
+}  // namespace scene_json_write
+
 json bodyToJson(const BodyDesc& desc) {
   json body = json::object();
   body["name"] = desc.name;
@@ -64,6 +82,7 @@ json bodyToJson(const BodyDesc& desc) {
     for (const VelocityKey& key : desc.velocitySchedule) schedule.push_back({key.time, toJson(key.velocity)});
     body["velocity_schedule"] = schedule;
   }
+  if (desc.deformable) body["deformable"] = scene_json_write::deformableToJson(*desc.deformable);
   return body;
 }
 
