@@ -109,6 +109,18 @@ struct Flag {
 const Flag kRunFlags[] = {
     {"--solver", "NAME", "contact solver (default prox-gs; see contactlab-cli list)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.solver = solverName(f, v); }},
+    {"--deformable-solver", "NAME", "deformable bodies' solver: cr-full or cr-diag (default cr-full)",
+     [](RunOptions& o, std::string_view f, std::string_view v) {
+       std::string known;
+       for (const SolverDescription& s : deformableSolverNames()) {
+         if (s.name == v) {
+           o.world.deformable.solver = s.name;
+           return;
+         }
+         known += (known.empty() ? "" : ", ") + s.name;
+       }
+       reject(f, "unknown deformable solver " + inQuotes(v) + " (available: " + known + ")");
+     }},
     {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        if (!parseRFactor(v, o.world.solver.prox.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));
@@ -152,9 +164,11 @@ const Flag kRunFlags[] = {
     {"--param", "KEY=VALUE", "set a built-in scene's parameter; repeatable (see contactlab-cli list)", sceneParam},
     {"--seed", "N", "random seed of a built-in scene (default 1)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.seed = wholeNumber<std::uint64_t>(f, v, 0); }},
-    {"--trace", "FILE", "CSV of every dynamic body's state after every step", setOutput<&OutputPaths::trace>},
+    {"--trace", "FILE", "CSV of every dynamic and deformable body's state after every step",
+     setOutput<&OutputPaths::trace>},
     {"--metrics", "FILE", "CSV of per-step metrics and stage times", setOutput<&OutputPaths::metrics>},
-    {"--residuals", "FILE", "CSV of the merit after every solver sweep", setOutput<&OutputPaths::residuals>},
+    {"--residuals", "FILE", "CSV of the merit after every solver sweep, and of the deformable CR residual",
+     setOutput<&OutputPaths::residuals>},
     {"--contacts", "FILE", "CSV of every contact point and its impulse after every step",
      setOutput<&OutputPaths::contacts>},
     {"--state-out", "FILE", "scene file of the final state, which runs on from there",
@@ -162,6 +176,11 @@ const Flag kRunFlags[] = {
     {"--dump-problems", "DIR", "DIR/step-000123.dat: each step's contact problem with contacts, as a Siconos "
      "FC3D file (sparse block; force rows n, t, s only: torsion dropped), which `solve` reads",
      setOutput<&OutputPaths::dumpProblems>},
+    {"--vtk", "DIR", "DIR/frames_000000.vtu ... and DIR/frames.pvd: every body as VTK for ParaView (deformable "
+     "bodies as tetrahedra with node velocity and element stress, rigid ones as surfaces)",
+     setOutput<&OutputPaths::vtk>},
+    {"--vtk-every", "N", "write a VTK frame every N steps (default 1)",
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.outputs.vtkEvery = wholeNumber(f, v, 1); }},
 };
 
 const Flag* findFlag(std::string_view name) {

@@ -24,6 +24,8 @@ using Args = std::span<const std::string_view>;
 struct OutputPaths {
   std::string trace, metrics, residuals, contacts, stateOut;  // empty: not written
   std::string dumpProblems;  // a directory; empty: not written
+  std::string vtk;           // a directory for the VTK series; empty: not written
+  int vtkEvery = 1;          // a VTK frame every this many steps
 };
 
 struct RunOptions {

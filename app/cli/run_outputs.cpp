@@ -5,6 +5,7 @@
 #include <system_error>
 
 #include "dynamics/world_problem.h"
+#include "geometry/procedural_meshes.h"
 #include "io/fc3d_file.h"
 #include "problem/delassus_problem.h"
 
@@ -26,11 +27,13 @@ RunOutputs::RunOutputs(const OutputPaths& paths)
       metrics_(openIfNamed(paths.metrics, {"step", "time", "bodies", "contacts", "iterations", "residual",
                                            "converged", "rollbacks", "kinetic_energy", "potential_energy",
                                            "max_penetration", "collision_ms", "assembly_ms", "solver_ms",
-                                           "integrate_ms", "step_ms"})),
-      residuals_(openIfNamed(paths.residuals, {"step", "iteration", "residual"})),
+                                           "integrate_ms", "step_ms", "elastic_energy"})),
+      residuals_(openIfNamed(paths.residuals, {"step", "iteration", "residual", "solve"})),
       contacts_(openIfNamed(paths.contacts, {"step", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "gap",
                                              "lambda_n", "lambda_t", "lambda_s", "lambda_tau", "state"})),
-      dumpDirectory_(paths.dumpProblems) {
+      dumpDirectory_(paths.dumpProblems),
+      vtkEvery_(paths.vtkEvery) {
+  if (!paths.vtk.empty()) vtk_.emplace(paths.vtk, "frames");
   if (dumpDirectory_.empty()) return;
   std::error_code error;
   std::filesystem::create_directories(dumpDirectory_, error);
@@ -57,13 +60,47 @@ void RunOutputs::record(const World& world, double stepMs) {
   if (residuals_) recordResiduals(world, step);
   if (contacts_) recordContacts(world, step);
   if (!dumpDirectory_.empty()) dumpProblem(world, step);
+  if (vtk_ && step % vtkEvery_ == 0) recordVtk(world, time);
+}
+
+// Every body of the step: deformable ones as their tetrahedra with node velocities and element
+// stress, rigid ones as their surfaces placed at their poses.
+void RunOutputs::recordVtk(const World& world, double time) {
+  std::vector<VtkBody> frame;
+  const std::vector<Body>& bodies = world.bodies();
+  for (const Body& body : bodies) {
+    if (body.isDeformable()) continue;
+    constexpr double kPlaneHalfSize = 10.0;  // metres of a plane shown
+    const TriangleMesh surface = shapeSurface(body.shape, kPlaneHalfSize);
+    VtkBody out;
+    out.name = body.name;
+    const Mat3 rotation = body.rotation();
+    for (const Vec3& p : surface.vertices) {
+      const Vec3 x = body.position + rotation * p;
+      out.points.push_back(x);
+      out.velocities.push_back(body.velocity + body.angularVelocity.cross(x - body.position));
+    }
+    out.triangles = surface.triangles;
+    frame.push_back(std::move(out));
+  }
+  for (int i = 0; i < world.deformableBodyCount(); ++i) {
+    const DeformableMeshView mesh = world.deformableBody(i);
+    VtkBody out;
+    out.name = bodies[mesh.body].name;
+    out.points.assign(mesh.positions.begin(), mesh.positions.end());
+    out.velocities.assign(mesh.velocities.begin(), mesh.velocities.end());
+    out.tetrahedra.assign(mesh.tetrahedra.begin(), mesh.tetrahedra.end());
+    out.tetStress = world.deformableStress(i);
+    frame.push_back(std::move(out));
+  }
+  vtk_->writeFrame(time, frame);
 }
 
 void RunOutputs::recordTrace(const World& world, int step, double time) {
   const std::vector<Body>& bodies = world.bodies();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const Body& body = bodies[i];
-    if (!body.isDynamic()) continue;
+    if (!body.isDynamic() && !body.isDeformable()) continue;
     trace_->field(step).field(time).field(i);
     writeVec3(*trace_, body.position);
     const Quat& q = body.orientation;
@@ -77,16 +114,20 @@ void RunOutputs::recordTrace(const World& world, int step, double time) {
 void RunOutputs::recordMetrics(const World& world, int step, double time, double stepMs) {
   const StepMetrics& m = world.lastMetrics();
   metrics_->field(step).field(time).field(m.bodies).field(m.contacts);
-  metrics_->field(m.solve.iterations).field(m.solve.residual).field(int{m.solve.converged()}).field(m.solve.rollbacks);
+  metrics_->field(m.solve.iterations + m.deformable.iterations).field(m.solve.residual).field(int{m.solve.converged()}).field(m.solve.rollbacks);
   metrics_->field(m.kineticEnergy).field(m.potentialEnergy).field(m.maxPenetration);
   metrics_->field(m.ms(Stage::Collision)).field(m.ms(Stage::Assembly)).field(m.ms(Stage::Solve));
-  metrics_->field(m.ms(Stage::Integrate)).field(stepMs);
+  metrics_->field(m.ms(Stage::Integrate)).field(stepMs).field(m.elasticEnergy);
   metrics_->endRow();
 }
 
 void RunOutputs::recordResiduals(const World& world, int step) {
   const std::vector<double>& history = world.lastMetrics().solve.residualHistory;
-  for (std::size_t i = 0; i < history.size(); ++i) residuals_->field(step).field(i + 1).field(history[i]).endRow();
+  for (std::size_t i = 0; i < history.size(); ++i)
+    residuals_->field(step).field(i + 1).field(history[i]).field("rigid").endRow();
+  // The CR solve's ||r|| (cr_solver.h) of every iteration.
+  const std::vector<double>& cr = world.lastMetrics().deformable.residualHistory;
+  for (std::size_t i = 0; i < cr.size(); ++i) residuals_->field(step).field(i + 1).field(cr[i]).field("deformable").endRow();
 }
 
 void RunOutputs::recordContacts(const World& world, int step) {

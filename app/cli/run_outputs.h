@@ -5,6 +5,7 @@
 #include "args.h"
 #include "contactlab/world.h"
 #include "io/csv_writer.h"
+#include "io/vtk_writer.h"
 
 namespace contactlab::cli {
 
@@ -24,9 +25,12 @@ class RunOutputs {
   void recordContacts(const World& world, int step);
 
   void dumpProblem(const World& world, int step);
+  void recordVtk(const World& world, double time);
 
   std::optional<CsvWriter> trace_, metrics_, residuals_, contacts_;
   std::string dumpDirectory_;  // empty: no problem files
+  std::optional<VtkSeriesWriter> vtk_;
+  int vtkEvery_ = 1;
 };
 
 }  // namespace contactlab::cli

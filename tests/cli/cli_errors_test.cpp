@@ -127,9 +127,9 @@ TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
   ASSERT_EQ(metrics.size(), 21u);
   EXPECT_EQ(metrics[0],
             "step,time,bodies,contacts,iterations,residual,converged,rollbacks,kinetic_energy,potential_energy,"
-            "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,step_ms");
+            "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,step_ms,elastic_energy");
   EXPECT_TRUE(metrics[20].starts_with("20,0.2,2,")) << metrics[20];
-  EXPECT_EQ(lines(file("residuals.csv")).at(0), "step,iteration,residual");
+  EXPECT_EQ(lines(file("residuals.csv")).at(0), "step,iteration,residual,solve");
   EXPECT_EQ(lines(file("contacts.csv")).at(0),
             "step,body_a,body_b,px,py,pz,nx,ny,nz,gap,lambda_n,lambda_t,lambda_s,lambda_tau,state");
 

@@ -106,6 +106,10 @@ struct Body {
   double restitution = 0.0;
   // A dynamic body of a sleeping island (WorldSettings::sleep): at rest, not simulated until woken.
   bool asleep = false;
+  // >= 0: a deformable (FEM) body, the World's deformable body of that index. Its pose and velocities
+  // summarize its nodes after each step; the rigid pipeline treats it as a static body that touches
+  // nothing (its motion is Static there), and the deformable stages move and collide it.
+  int deformable = -1;
 
   std::vector<VelocityKey> velocitySchedule;
   // Density or mass as the scene gave them, kept so a saved state round-trips.
@@ -114,6 +118,7 @@ struct Body {
   MaterialOverride sceneMaterial;
 
   bool isDynamic() const { return motion == MotionType::Dynamic; }
+  bool isDeformable() const { return deformable >= 0; }
   Mat3 rotation() const { return orientation.toRotationMatrix(); }
   // I_WF^-1 = R I_BF^-1 R^T (paper eq. 58).
   Mat3 invInertiaWorld() const {

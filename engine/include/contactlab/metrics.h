@@ -57,9 +57,12 @@ struct StepMetrics {
   int bodies = 0;
   int contacts = 0;
   SolveReport solve;
+  DeformableSolveReport deformable;  // the deformable bodies' CR solve (empty without them)
+  int deformableConstraints = 0;     // active deformable constraints after the solve (part of `contacts`)
   double kineticEnergy = 0.0;
   double potentialEnergy = 0.0;
-  double maxPenetration = 0.0;  // largest -gap over the step's contacts, >= 0
+  double elasticEnergy = 0.0;   // of the deformable bodies
+  double maxPenetration = 0.0;  // largest -gap over the step's contacts, >= 0; deformable vertices included
   std::array<double, static_cast<int>(Stage::Count)> stageMs{};
   double stepMs = 0.0;
   double ms(Stage s) const { return stageMs[static_cast<int>(s)]; }

@@ -1,6 +1,8 @@
 #pragma once
 // The simulation world: Moreau midpoint stepping of rigid bodies in frictional contact.
+#include <array>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "contactlab/body.h"
@@ -35,6 +37,15 @@ struct DebugDrawOptions {
   bool colorByState = true;  // separating grey, sticking green, sliding orange; else one colour
   bool boundingBoxes = false;   // the broadphase's inflated boxes at q^{t+1/2}
   bool broadphaseCells = false; // occupied cells of the broadphase grid
+};
+
+// A deformable body's tetrahedral mesh as it is after the last step (World::deformableBody).
+struct DeformableMeshView {
+  int body = -1;                                       // its index in World::bodies()
+  std::span<const Vec3> positions;                     // per node
+  std::span<const Vec3> velocities;                    // per node
+  std::span<const std::array<int, 4>> tetrahedra;      // positively oriented
+  std::span<const std::array<int, 3>> surface;         // boundary triangles, counter-clockwise from outside
 };
 
 struct ContactProblem;
@@ -74,6 +85,12 @@ class World {
   // mouse-drag perturbation. Throws std::out_of_range for a bad index and std::invalid_argument
   // for a non-dynamic body or a non-finite impulse.
   void applyImpulse(int body, const Vec3& impulse, const Vec3& worldPoint);
+
+  // Deformable bodies (BodyDesc::deformable), in the order of their bodies. The views stay valid
+  // until the next step.
+  int deformableBodyCount() const;
+  DeformableMeshView deformableBody(int i) const;
+  std::vector<double> deformableStress(int i) const;  // per tetrahedron: von Mises stress (Pa)
 
   double kineticEnergy() const;
   double potentialEnergy() const;  // -m g.x summed over dynamic bodies, zero at the origin

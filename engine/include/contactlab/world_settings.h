@@ -7,6 +7,7 @@ namespace contactlab {
 
 struct WorldSettings {
   SolverSettings solver;
+  DeformableSolverSettings deformable;  // the deformable bodies' solve (cr-full or cr-diag)
   int threads = 1;                 // threads a step runs on (>= 1); results are bit-identical for any count
   int kdop = 14;                   // k of the kDOPs in the mesh bodies' trees: 14, 18 or 26
   bool warmStart = true;           // start each solve from the previous step's impulses of the same contacts

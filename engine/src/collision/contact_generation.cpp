@@ -95,7 +95,11 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   grid_.findPairs(boxes_, movable_, pairs_, pool);
   // A pair without a dynamic body (a moving kinematic body against a static or kinematic one) has no
   // contact to solve.
-  std::erase_if(pairs_, [&](const BodyPair& pair) { return !bodies[pair.a].isDynamic() && !bodies[pair.b].isDynamic(); });
+  // A deformable body's contacts are the deformable stages' (Body::deformable).
+  std::erase_if(pairs_, [&](const BodyPair& pair) {
+    return (!bodies[pair.a].isDynamic() && !bodies[pair.b].isDynamic()) || bodies[pair.a].isDeformable() ||
+           bodies[pair.b].isDeformable();
+  });
 
   // Memories for the pairs of meshes only (the other pairs have none: a scene of boxes keeps
   // nothing), with the last step's for those found again (both lists sorted by pair).

@@ -2,6 +2,7 @@
 // stage under the name of the function that implements it.
 #include "contactlab/world.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -11,6 +12,7 @@
 #include "collision/kdop.h"
 #include "core/stage_timer.h"
 #include "core/thread_pool.h"
+#include "deformable/deformable_system.h"
 #include "dynamics/body_setup.h"
 #include "dynamics/contact_anchors.h"
 #include "dynamics/contact_assembly.h"
@@ -37,6 +39,7 @@ struct World::Impl {
   IslandSolve islandSolve;           // the contact solve, island by island
   std::unique_ptr<ThreadPool> pool;  // settings.threads threads; shared by every stage and the solver
   SleepTracker sleep;
+  DeformableSystem deformables;  // FEM bodies, stepped by their own stages after the rigid ones
 
   ContactGenerator contactGenerator;
   ContactCache warmStartCache;
@@ -72,6 +75,7 @@ struct World::Impl {
   const Eigen::VectorXd& applyContactResponse();
   void stabilize();
   void updateSleep();
+  void stepDeformables();
   void report();
   const std::vector<ContactReport>& contactReports();
   void checkFinite() const;
@@ -79,16 +83,37 @@ struct World::Impl {
 
 World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
   validateSceneSettings(scene);
+  // Deformable bodies collide with static and kinematic rigid bodies; contact with dynamic rigid
+  // bodies (one solve for both) is not built yet, and a scene that needs it is refused rather than
+  // run with bodies passing through each other.
+  const auto deformable = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const BodyDesc& d) { return d.deformable.has_value(); });
+  const auto dynamicRigid = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const BodyDesc& d) {
+    return !d.deformable && d.motion == MotionType::Dynamic;
+  });
+  if (deformable != scene.bodies.end() && dynamicRigid != scene.bodies.end())
+    throw std::invalid_argument("bodies \"" + deformable->name + "\" (deformable) and \"" + dynamicRigid->name +
+                                "\" (dynamic rigid): deformable bodies collide with static and kinematic rigid "
+                                "bodies only; make the rigid body static or kinematic");
   impl_->gravity = scene.gravity;
   impl_->dt = scene.dt;
   impl_->frictionDefaults = scene.friction;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     impl_->bodies.push_back(makeBody(scene.bodies[i], scene.friction, static_cast<int>(i)));
+    if (scene.bodies[i].deformable) {
+      Body& body = impl_->bodies.back();
+      body.deformable = impl_->deformables.numBodies();
+      impl_->deformables.add(scene.bodies[i], static_cast<int>(i), body.mu);
+      body.motion = MotionType::Static;  // to the rigid pipeline (Body::deformable)
+      body.invMass = 0.0;
+      body.invInertiaBody = Vec3::Zero();
+    }
     const bool dynamic = impl_->bodies.back().isDynamic();
     impl_->slotOfBody.push_back(dynamic ? static_cast<int>(impl_->bodyOfSlot.size()) : -1);
     if (dynamic) impl_->bodyOfSlot.push_back(static_cast<int>(i));
   }
   setSettings(settings);
+  impl_->deformables.setObstacles(impl_->bodies, settings.kdop);
+  impl_->deformables.summarize(impl_->bodies);
   impl_->report();
 }
 
@@ -138,6 +163,7 @@ void World::Impl::step() {
     ScopedStageTimer timer(metrics, Stage::Sleep);
     if (settings.sleep) updateSleep();
   }
+  if (!deformables.empty()) stepDeformables();
   ++stepCount;
   time = stepCount * dt;
   report();
@@ -270,6 +296,29 @@ void World::Impl::stabilize() {
   stabilizePositions(problem, gapAtEnd, islandSolve.islands(), bodyOfSlot, StabilizationSettings{}, bodies);
 }
 
+// The deformable bodies' step (conjugate-residual-deformable-contact.txt, Alg. 1), after the rigid
+// one: the rigid bodies they touch (static and kinematic) are then at their poses at the end of the
+// step, where the constraints want the vertices to end up outside them. Timed in the same stages.
+void World::Impl::stepDeformables() {
+  {
+    ScopedStageTimer timer(metrics, Stage::Assembly);
+    deformables.assemble(dt, gravity);  // A = M + dt C + dt^2 K, b (eq. 4)
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Collision);
+    deformables.collide(bodies, gravity);  // candidates and constraints (sec. 5.1)
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Solve);
+    deformables.solve(pool.get());  // Alg. 1 lines 6-31
+  }
+  {
+    ScopedStageTimer timer(metrics, Stage::Integrate);
+    deformables.integrate();  // eq. 5
+    deformables.summarize(bodies);
+  }
+}
+
 void World::Impl::updateSleep() { sleep.update(bodies, bodyOfSlot, islandSolve.islands(), bodyContacts, dt); }
 
 void World::Impl::report() {
@@ -281,6 +330,13 @@ void World::Impl::report() {
   double maxPenetration = 0.0;
   for (int k = 0; k < problem.numContacts(); ++k)
     maxPenetration = std::max(maxPenetration, -bodyContacts[k].contact.gap);
+  if (!deformables.empty()) {
+    metrics.deformable = deformables.lastSolve();
+    metrics.deformableConstraints = deformables.numActiveConstraints();
+    metrics.contacts += metrics.deformableConstraints;
+    maxPenetration = std::max(maxPenetration, deformables.deepestPenetration(bodies));
+    metrics.elasticEnergy = deformables.elasticEnergy();
+  }
   metrics.maxPenetration = maxPenetration;
   double kinetic = 0.0, potential = 0.0;
   for (const Body& body : bodies) {
@@ -289,8 +345,8 @@ void World::Impl::report() {
                0.5 * body.angularVelocity.dot(body.inertiaWorld() * body.angularVelocity);
     potential -= body.mass * gravity.dot(body.position);
   }
-  metrics.kineticEnergy = kinetic;
-  metrics.potentialEnergy = potential;
+  metrics.kineticEnergy = kinetic + deformables.kineticEnergy();
+  metrics.potentialEnergy = potential + deformables.potentialEnergy(gravity);
 }
 
 const std::vector<ContactReport>& World::Impl::contactReports() {
@@ -315,6 +371,7 @@ const std::vector<ContactReport>& World::Impl::contactReports() {
     else if (v.segment<2>(kTangentT).norm() > kSlipSpeed) r.state = ContactState::Sliding;
     else r.state = ContactState::Sticking;
   }
+  deformables.appendContactReports(reports);
   return reports;
 }
 
@@ -349,6 +406,7 @@ void World::setSettings(const WorldSettings& settings) {
   if (!isSupportedKdop(settings.kdop))
     throw std::invalid_argument("kdop must be 14, 18 or 26, got " + std::to_string(settings.kdop));
   impl_->islandSolve.setSolver(settings.solver.solver);  // throws for an unknown name
+  impl_->deformables.setSettings(settings.deformable);  // the same
   if (!impl_->pool || impl_->pool->threadCount() != settings.threads)
     impl_->pool = std::make_unique<ThreadPool>(settings.threads);
   impl_->islandSolve.setThreadPool(impl_->pool.get());
@@ -374,6 +432,20 @@ void World::setDt(double dt) {
   if (!(std::isfinite(dt) && dt > 0.0)) throw std::invalid_argument("dt must be positive and finite");
   impl_->dt = dt;
   impl_->sleep.reset(impl_->bodies);  // every island is to be stepped the new way
+}
+
+int World::deformableBodyCount() const { return impl_->deformables.numBodies(); }
+
+DeformableMeshView World::deformableBody(int i) const {
+  if (i < 0 || i >= deformableBodyCount()) throw std::out_of_range("no deformable body " + std::to_string(i));
+  const FemBody& fem = impl_->deformables.femBody(i);
+  return {impl_->deformables.worldBody(i), fem.state().positions, fem.state().velocities, fem.rest().mesh.tetrahedra,
+          impl_->deformables.boundary(i).triangles};
+}
+
+std::vector<double> World::deformableStress(int i) const {
+  if (i < 0 || i >= deformableBodyCount()) throw std::out_of_range("no deformable body " + std::to_string(i));
+  return elementVonMisesStress(impl_->deformables.femBody(i));
 }
 
 double World::kineticEnergy() const { return impl_->metrics.kineticEnergy; }

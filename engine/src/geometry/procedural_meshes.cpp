@@ -212,4 +212,34 @@ TriangleMesh chessPieceMesh(ChessPiece piece) {
   return revolvedMesh(refined(profile, 0.05, false), kRevolutionSegments);
 }
 
+TriangleMesh shapeSurface(const Shape& shape, double planeHalfSize) {
+  constexpr int kSegments = 24;
+  if (const auto* sphere = std::get_if<SphereShape>(&shape)) return uvSphereMesh(sphere->radius, kSegments, kSegments / 2);
+  if (const auto* box = std::get_if<BoxShape>(&shape)) return boxMesh(box->halfExtents);
+  if (const auto* capsule = std::get_if<CapsuleShape>(&shape)) {
+    // Two hemispheres joined by the cylinder, as a profile from pole to pole.
+    std::vector<ProfilePoint> profile;
+    for (int i = 0; i <= kSegments / 4; ++i) {
+      const double a = -0.5 * std::numbers::pi + i * std::numbers::pi / (kSegments / 2);
+      profile.push_back({capsule->radius * std::cos(a), -capsule->halfLength + capsule->radius * std::sin(a)});
+    }
+    for (int i = 0; i <= kSegments / 4; ++i) {
+      const double a = i * std::numbers::pi / (kSegments / 2);
+      profile.push_back({capsule->radius * std::cos(a), capsule->halfLength + capsule->radius * std::sin(a)});
+    }
+    profile.front().r = 0.0;
+    profile.back().r = 0.0;
+    return revolvedMesh(profile, kSegments);
+  }
+  if (const auto* mesh = std::get_if<MeshShape>(&shape)) return mesh->geometry->surface;
+  const auto& plane = std::get<PlaneShape>(shape);
+  const Vec3 n = plane.normal.normalized();
+  const Vec3 u = n.unitOrthogonal() * planeHalfSize, w = n.cross(n.unitOrthogonal()) * planeHalfSize;
+  const Vec3 centre = plane.offset * n;
+  TriangleMesh square;
+  square.vertices = {centre - u - w, centre + u - w, centre + u + w, centre - u + w};
+  square.triangles = {{0, 1, 2}, {0, 2, 3}};
+  return square;
+}
+
 }  // namespace contactlab

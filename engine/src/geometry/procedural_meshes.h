@@ -4,6 +4,7 @@
 // passes requireClosedOrientedSurface; sizes are in metres before a scene's scale.
 #include <vector>
 
+#include "contactlab/body.h"
 #include "contactlab/mesh.h"
 
 namespace contactlab {
@@ -40,5 +41,10 @@ TriangleMesh funnelMesh(double mouthRadius, double spoutRadius, double coneHeigh
 // The knight is a revolved stand-in (a base and a tilted-looking cap), not a horse's head.
 enum class ChessPiece { Pawn, Rook, Knight, Bishop, Queen, King };
 TriangleMesh chessPieceMesh(ChessPiece piece);
+
+// A body shape's surface in its body frame, for output (VTK): spheres and capsules tessellated at
+// 24 segments round, a mesh's own surface, a plane as a square of `planeHalfSize` about the point of
+// the plane nearest the origin (two triangles; not closed).
+TriangleMesh shapeSurface(const Shape& shape, double planeHalfSize);
 
 }  // namespace contactlab

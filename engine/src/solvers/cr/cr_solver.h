@@ -24,6 +24,11 @@ class CrSolver {
  public:
   explicit CrSolver(CrPreconditioner preconditioner) : preconditionerKind_(preconditioner) {}
 
+  // The states and multipliers (3 per constraint) the next solve starts from, one per constraint of
+  // its problem as it comes in (contacts persisting from the last step); without, every constraint
+  // starts inactive with zero multipliers.
+  void setWarmStart(std::vector<CrConstraintState> states, Eigen::VectorXd multipliers);
+
   // Solves for the node velocities: `v` (3 per node) holds the start on entry and the result on exit.
   // `updater` may be null (the constraints are then fixed). Constraints the updater appends are kept
   // in `problem`. With a pool, products with A are cut among its threads; results do not depend on
@@ -35,12 +40,15 @@ class CrSolver {
   // applies (its impulse over the step is dt times this; kinetic contacts report gamma~), and states.
   Eigen::VectorXd constraintForces() const;
   const std::vector<CrConstraintState>& states() const { return states_; }
+  const Eigen::VectorXd& multipliers() const { return multipliers_; }  // y's tail: 3 per constraint
 
  private:
   struct Iterate;
   CrPreconditioner preconditionerKind_;
   std::vector<CrConstraintState> states_;
   Eigen::VectorXd multipliers_;  // 3 per constraint, the tail of y after the last solve
+  std::vector<CrConstraintState> warmStates_;
+  Eigen::VectorXd warmMultipliers_;
 };
 
 struct DeformableSolverEntry {

@@ -1,0 +1,80 @@
+#pragma once
+// Constraints of deformable surface vertices against static and kinematic rigid bodies (Verschoor &
+// Jalba sec. 2.3 and 5), and the ConstraintUpdater through which the CR solve extends and
+// re-linearizes them (Alg. 1, lines 25 and 27).
+//
+// A vertex x_m against rigid body B at its pose at the end of the step: with p, n, d the nearest
+// point of B's surface to a linearization point x_w, its outward normal and signed distance,
+//   C(x_m + dt v_m) = n . (x_m + dt v_m - p) >= 0   =>   dt n . v_m >= n . (x_w - x_m) - d  = c_n    (eq. 6-7)
+// and friction rows along t1, t2 with c_t = dt (t1, t2) . u_p, the surface's own travel (zero on
+// static bodies), so that a sticking vertex moves with the surface. x_w = x_m at first; re-linearizing
+// moves it towards the end position (eq. 21).
+#include <vector>
+
+#include "collision/mesh_model.h"
+#include "contactlab/body.h"
+#include "problem/deformable_problem.h"
+
+namespace contactlab {
+
+class DeformableRigidContacts final : public ConstraintUpdater {
+ public:
+  struct SurfaceNode {
+    int node = 0;     // global node index in the deformable problem
+    double mu = 0.0;  // the deformable body's friction coefficient
+  };
+  // Which constraint is which: the surface vertex (index into the surface list) and the rigid body.
+  struct Pair {
+    int surface = 0;
+    int body = 0;
+  };
+
+  // Largest turn of a constraint's normal in one re-linearization (sec. 3.3: "say, 15 degrees").
+  static constexpr double kMostNormalTurn = 15.0 * 3.14159265358979323846 / 180.0;
+  // Pairs within this distance beyond their possible travel are candidates (metres).
+  static constexpr double kMargin = 1e-3;
+
+  // A change of a constraint smaller than this (metres, in the constraint's units) is no change.
+  void setTolerance(double tolerance) { tolerance_ = tolerance; }
+
+  // Alg. 1, line 5 (sec. 5.1): the candidate (vertex, rigid body) pairs whose boxes, extended by
+  // three times the vertex's travel in the step, overlap; and a constraint for each candidate already
+  // within that travel of the surface (appended to problem.constraints, started inactive by the
+  // solver). `obstacles` are the indices of the static and kinematic rigid bodies; `positions` and
+  // `velocities` the nodes' at the start of the step (3 per node); `meshes` must hold the models of
+  // the obstacles' meshes.
+  void begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles, const MeshModelCache& meshes,
+             const std::vector<SurfaceNode>& surface, const Eigen::VectorXd& positions,
+             const Eigen::VectorXd& velocities, const Vec3& gravity, DeformableProblem& problem);
+
+  int addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) override;
+  int relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
+                  DeformableProblem& problem) override;
+
+  const std::vector<Pair>& pairs() const { return pairs_; }  // one per constraint
+
+ private:
+  struct Candidate {
+    int surface = 0;
+    int body = 0;
+    bool constrained = false;
+  };
+  // The constraint of surface vertex s against `body` linearized at x_w, or false when x_w is
+  // farther than `reach` from the body.
+  bool linearize(int s, int body, const Vec3& linearizationPoint, double reach, DeformableConstraint& out) const;
+  Vec3 position(int s) const { return positions_.segment<3>(3 * surface_[s].node); }
+  void addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem);
+
+  const std::vector<Body>* bodies_ = nullptr;
+  const MeshModelCache* meshes_ = nullptr;
+  std::vector<int> obstacles_;
+  std::vector<SurfaceNode> surface_;
+  Eigen::VectorXd positions_;
+  std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
+  std::vector<Candidate> candidates_;
+  std::vector<Pair> pairs_;
+  double dt_ = 0.0;
+  double tolerance_ = 5e-6;
+};
+
+}  // namespace contactlab

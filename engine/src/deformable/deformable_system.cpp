@@ -1,0 +1,240 @@
+#include "deformable/deformable_system.h"
+
+#include <Eigen/SVD>
+#include <algorithm>
+#include <stdexcept>
+
+#include "deformable/rigid_surface_query.h"
+#include "geometry/deformable_shape.h"
+
+namespace contactlab {
+namespace deformable_system_impl {
+
+DeformableSolid solidOf(const BodyDesc& desc) {
+  if (const auto* s = std::get_if<SphereShape>(&desc.shape)) return *s;
+  if (const auto* b = std::get_if<BoxShape>(&desc.shape)) return *b;
+  if (const auto* c = std::get_if<CapsuleShape>(&desc.shape)) return *c;
+  if (const auto* m = std::get_if<MeshShape>(&desc.shape)) return m->geometry->surface;  // body frame
+  throw std::invalid_argument("body \"" + desc.name + "\": a plane cannot be deformable");
+}
+
+MaterialModel materialModel(DeformableModel model) {
+  return model == DeformableModel::NeoHookean ? MaterialModel::NeoHookean : MaterialModel::Corotational;
+}
+
+// Volume of a tetrahedral mesh (sum of its tetrahedra), for a density given by mass.
+double meshVolume(const TetMesh& mesh) {
+  double volume = 0.0;
+  for (const auto& t : mesh.tetrahedra) {
+    const Vec3 &a = mesh.vertices[t[0]], &b = mesh.vertices[t[1]], &c = mesh.vertices[t[2]], &d = mesh.vertices[t[3]];
+    volume += (b - a).cross(c - a).dot(d - a) / 6.0;
+  }
+  return volume;
+}
+
+// The rotation part of the polar decomposition of M (nearest rotation in the Frobenius sense).
+Mat3 nearestRotation(const Mat3& m) {
+  const Eigen::JacobiSVD<Mat3> svd(m, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  Mat3 u = svd.matrixU();
+  if ((u * svd.matrixV().transpose()).determinant() < 0.0) u.col(2) = -u.col(2);
+  return u * svd.matrixV().transpose();
+}
+
+bool pairLess(const DeformableRigidContacts::Pair& a, const DeformableRigidContacts::Pair& b) {
+  return a.surface != b.surface ? a.surface < b.surface : a.body < b.body;
+}
+
+}  // namespace deformable_system_impl
+
+void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
+  using namespace deformable_system_impl;
+  const DeformableDesc& d = *desc.deformable;
+  const std::string source = desc.name.empty() ? "body " + std::to_string(body) : "body \"" + desc.name + "\"";
+  const DeformableSolid solid = solidOf(desc);
+  const double volume = solidVolume(solid, source);
+  TetMesh mesh = tetrahedralizeShape(solid, d.maxTetVolume.value_or(defaultMaxTetVolume(volume)), source);
+  FemBodySettings settings;
+  settings.material.model = materialModel(d.model);
+  settings.material.youngsModulus = d.youngsModulus;
+  settings.material.poissonRatio = d.poissonRatio;
+  settings.rayleighAlpha = d.dampingMass;
+  settings.rayleighBeta = d.dampingStiffness;
+  settings.density = desc.mass ? *desc.mass / meshVolume(mesh) : desc.density.value_or(1000.0);
+  std::vector<Vec3> restInBodyFrame = mesh.vertices;
+  const Mat3 rotation = desc.orientation.toRotationMatrix();
+  for (Vec3& x : mesh.vertices) x = desc.position + rotation * x;
+  TetBoundary boundary = extractBoundary(mesh, source);
+  Entry entry{FemBody(std::move(mesh), settings), std::move(boundary), std::move(restInBodyFrame), body, numNodes_};
+  FemBodyState& state = entry.fem.state();
+  for (int i = 0; i < entry.fem.numNodes(); ++i) {
+    state.velocities[i] = desc.velocity + desc.angularVelocity.cross(state.positions[i] - desc.position);
+    if (d.pinned && (state.positions[i].array() >= d.pinned->min.array()).all() &&
+        (state.positions[i].array() <= d.pinned->max.array()).all())
+      entry.fem.setPinned(i, true);
+  }
+  // The fit's reference about the rest centre of mass (tetgen's interior points move it a little).
+  Vec3 restCentre = Vec3::Zero();
+  for (int i = 0; i < entry.fem.numNodes(); ++i) restCentre += entry.fem.rest().nodeMass[i] * entry.restInBodyFrame[i];
+  restCentre /= entry.fem.rest().totalMass;
+  for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
+  for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
+  numNodes_ += entry.fem.numNodes();
+  bodies_.push_back(std::move(entry));
+}
+
+void DeformableSystem::setSettings(const DeformableSolverSettings& settings) {
+  if (!solver_ || settings.solver != settings_.solver) solver_ = makeDeformableSolver(settings.solver);
+  settings_ = settings;
+  contacts_.setTolerance(settings.absoluteTolerance);
+}
+
+void DeformableSystem::setObstacles(const std::vector<Body>& bodies, int kdop) {
+  obstacles_.clear();
+  meshes_.setK(kdop);
+  for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
+    const Body& body = bodies[b];
+    if (body.isDynamic() || body.deformable >= 0) continue;
+    obstacles_.push_back(b);
+    if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshes_.prepare(mesh->geometry);
+  }
+}
+
+void DeformableSystem::assemble(double dt, const Vec3& gravity) {
+  std::vector<const FemBody*> fems;
+  for (const Entry& e : bodies_) fems.push_back(&e.fem);
+  assembleDeformableProblem(fems, dt, gravity, problem_);
+  positions_.resize(3 * numNodes_);
+  velocities_.resize(3 * numNodes_);
+  for (const Entry& e : bodies_)
+    for (int i = 0; i < e.fem.numNodes(); ++i) {
+      positions_.segment<3>(3 * (e.firstNode + i)) = e.fem.state().positions[i];
+      velocities_.segment<3>(3 * (e.firstNode + i)) = e.fem.state().velocities[i];
+    }
+}
+
+void DeformableSystem::collide(const std::vector<Body>& bodies, const Vec3& gravity) {
+  problem_.constraints.clear();
+  contacts_.begin(bodies, obstacles_, meshes_, surface_, positions_, velocities_, gravity, problem_);
+}
+
+void DeformableSystem::solve(ThreadPool* pool) {
+  using deformable_system_impl::pairLess;
+  const std::vector<DeformableRigidContacts::Pair>& pairs = contacts_.pairs();
+  std::vector<CrConstraintState> states(pairs.size());
+  Eigen::VectorXd multipliers = Eigen::VectorXd::Zero(3 * pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto it = std::lower_bound(remembered_.begin(), remembered_.end(), pairs[k],
+                                     [](const Remembered& r, const DeformableRigidContacts::Pair& p) { return pairLess(r.pair, p); });
+    if (it == remembered_.end() || pairLess(pairs[k], it->pair)) continue;
+    states[k] = it->state;
+    multipliers.segment<3>(3 * k) = it->multipliers;
+  }
+  solver_->setWarmStart(std::move(states), std::move(multipliers));
+  // The solve starts from the step's velocities (a resting body's barely change).
+  report_ = solver_->solve(problem_, settings_, &contacts_, velocities_, pool);
+  const Eigen::VectorXd solved = solver_->multipliers();
+  remembered_.clear();
+  for (std::size_t k = 0; k < contacts_.pairs().size(); ++k)
+    if (solver_->states()[k].active) remembered_.push_back({contacts_.pairs()[k], solver_->states()[k], solved.segment<3>(3 * k)});
+  std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return pairLess(a.pair, b.pair); });
+}
+
+void DeformableSystem::integrate() {
+  const double dt = problem_.dt;
+  for (Entry& e : bodies_) {
+    FemBodyState& state = e.fem.state();
+    for (int i = 0; i < e.fem.numNodes(); ++i) {
+      const Vec3 v = velocities_.segment<3>(3 * (e.firstNode + i));
+      state.velocities[i] = e.fem.isPinned(i) ? Vec3::Zero() : v;
+      state.positions[i] += dt * state.velocities[i];  // eq. 5
+    }
+  }
+}
+
+void DeformableSystem::summarize(std::vector<Body>& bodies) const {
+  using namespace deformable_system_impl;
+  for (const Entry& e : bodies_) {
+    const FemBodyRest& rest = e.fem.rest();
+    const FemBodyState& state = e.fem.state();
+    const Vec3 centre = centerOfMass(e.fem);
+    const Vec3 momentum = linearMomentum(e.fem);
+    Mat3 fit = Mat3::Zero(), inertia = Mat3::Zero();
+    Vec3 angularMomentum = Vec3::Zero();
+    for (int i = 0; i < e.fem.numNodes(); ++i) {
+      const double m = rest.nodeMass[i];
+      const Vec3 r = state.positions[i] - centre;
+      fit += m * r * e.restInBodyFrame[i].transpose();
+      inertia += m * (r.squaredNorm() * Mat3::Identity() - r * r.transpose());
+      angularMomentum += m * r.cross(state.velocities[i] - momentum / rest.totalMass);
+    }
+    Body& body = bodies[e.body];
+    body.position = centre;
+    body.velocity = momentum / rest.totalMass;
+    body.orientation = Quat(nearestRotation(fit)).normalized();
+    body.angularVelocity = inertia.ldlt().solve(angularMomentum);
+  }
+}
+
+int DeformableSystem::numActiveConstraints() const {
+  int active = 0;
+  for (const CrConstraintState& s : solver_->states()) active += s.active ? 1 : 0;
+  return active;
+}
+
+void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports) const {
+  const Eigen::VectorXd forces = solver_->constraintForces();
+  const std::vector<CrConstraintState>& states = solver_->states();
+  const std::vector<DeformableRigidContacts::Pair>& pairs = contacts_.pairs();
+  for (int k = 0; k < problem_.numConstraints(); ++k) {
+    const DeformableConstraint& c = problem_.constraints[k];
+    const DeformableRigidContacts::SurfaceNode& s = surface_[pairs[k].surface];
+    int entry = 0;
+    while (entry + 1 < numBodies() && bodies_[entry + 1].firstNode <= s.node) ++entry;
+    ContactReport r;
+    r.bodyA = pairs[k].body;
+    r.bodyB = bodies_[entry].body;
+    r.normal = c.frame.col(0);
+    r.tangentT = c.frame.col(1);
+    r.tangentS = c.frame.col(2);
+    r.gap = constraintRowsTimes(problem_, k, velocities_)[0] - c.cn;
+    r.point = bodies_[entry].fem.state().positions[s.node - bodies_[entry].firstNode] - r.gap * r.normal;
+    r.lambda = Vec4(forces[3 * k], forces[3 * k + 1], forces[3 * k + 2], 0.0) * problem_.dt;
+    const CrConstraintState& state = states[k];
+    r.state = !state.active ? ContactState::Separating
+              : state.friction == FrictionMode::Static ? ContactState::Sticking
+                                                       : ContactState::Sliding;
+    reports.push_back(r);
+  }
+}
+
+double DeformableSystem::deepestPenetration(const std::vector<Body>& bodies) const {
+  double deepest = 0.0;
+  for (const DeformableRigidContacts::SurfaceNode& s : surface_) {
+    int entry = 0;
+    while (entry + 1 < numBodies() && bodies_[entry + 1].firstNode <= s.node) ++entry;
+    const Vec3& x = bodies_[entry].fem.state().positions[s.node - bodies_[entry].firstNode];
+    for (const int b : obstacles_)
+      if (const auto q = nearestRigidSurfacePoint(bodies[b], meshes_, x, 0.0)) deepest = std::max(deepest, -q->distance);
+  }
+  return deepest;
+}
+
+double DeformableSystem::elasticEnergy() const {
+  double energy = 0.0;
+  for (const Entry& e : bodies_) energy += contactlab::elasticEnergy(e.fem);
+  return energy;
+}
+
+double DeformableSystem::kineticEnergy() const {
+  double energy = 0.0;
+  for (const Entry& e : bodies_) energy += contactlab::kineticEnergy(e.fem);
+  return energy;
+}
+
+double DeformableSystem::potentialEnergy(const Vec3& gravity) const {
+  double energy = 0.0;
+  for (const Entry& e : bodies_) energy += gravitationalEnergy(e.fem, gravity);
+  return energy;
+}
+
+}  // namespace contactlab

@@ -1,0 +1,104 @@
+#pragma once
+// The World's deformable bodies and their part of the step (Verschoor & Jalba 2019, Alg. 1): the
+// stages assemble (A, b of eq. 4), collide (candidates and constraints against rigid bodies, sec. 5),
+// solve (the CR method, cr_solver.h) and integrate (eq. 5), which the World times as its own stages.
+// Each deformable body also has a Body in the World's list, whose pose and velocities summarize its
+// nodes (summarize) and which the rigid pipeline treats as absent.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collision/mesh_model.h"
+#include "contactlab/metrics.h"
+#include "contactlab/scene.h"
+#include "contactlab/solver_settings.h"
+#include "contactlab/world.h"
+#include "deformable/deformable_contacts.h"
+#include "deformable/fem_body.h"
+#include "problem/deformable_problem.h"
+#include "solvers/cr/cr_solver.h"
+
+namespace contactlab {
+
+class ThreadPool;
+
+class DeformableSystem {
+ public:
+  // Tetrahedralizes the body's shape (deformable_shape.h) at its pose and velocities and adds it;
+  // `body` is its index in the World's list, `mu` its friction coefficient. Throws
+  // std::invalid_argument (bad material) or MeshError (tetgen), naming the body.
+  void add(const BodyDesc& desc, int body, double mu);
+  bool empty() const { return bodies_.empty(); }
+  int numBodies() const { return static_cast<int>(bodies_.size()); }
+  const FemBody& femBody(int i) const { return bodies_[i].fem; }
+  FemBody& femBody(int i) { return bodies_[i].fem; }
+  const TetBoundary& boundary(int i) const { return bodies_[i].boundary; }
+  int worldBody(int i) const { return bodies_[i].body; }
+  int firstNode(int i) const { return bodies_[i].firstNode; }
+
+  // Throws std::invalid_argument naming the solver when there is none of that name.
+  void setSettings(const DeformableSolverSettings& settings);
+  // The static and kinematic rigid bodies the deformable ones collide with (all but dynamic and
+  // deformable bodies); prepares their mesh models.
+  void setObstacles(const std::vector<Body>& bodies, int kdop);
+
+  void assemble(double dt, const Vec3& gravity);
+  void collide(const std::vector<Body>& bodies, const Vec3& gravity);
+  void solve(ThreadPool* pool);
+  void integrate();
+  // Each deformable body's Body: centre of mass of all nodes (lumped masses) and its velocity, the
+  // rotation of the best-fitting rigid motion from the rest shape (polar decomposition), and
+  // w = I^-1 L about the centre of mass.
+  void summarize(std::vector<Body>& bodies) const;
+
+  const DeformableSolveReport& lastSolve() const { return report_; }
+  int numConstraints() const { return problem_.numConstraints(); }
+  int numActiveConstraints() const;
+  const DeformableProblem& problem() const { return problem_; }
+  const std::vector<DeformableRigidContacts::Pair>& constraintPairs() const { return contacts_.pairs(); }
+  const std::vector<DeformableRigidContacts::SurfaceNode>& surfaceNodes() const { return surface_; }
+  Eigen::VectorXd constraintForces() const { return solver_->constraintForces(); }
+  const std::vector<CrConstraintState>& constraintStates() const { return solver_->states(); }
+  // The last step's constraints as contact reports (after `reports`): body A the rigid body, B the
+  // deformable one; the point where the vertex ends on the linearized surface, the gap its distance
+  // above it, lambda the impulses (dt times the constraint forces); inactive constraints
+  // separating, static sticking, kinetic sliding.
+  void appendContactReports(std::vector<ContactReport>& reports) const;
+  // An independent check after a step: the deepest any surface vertex lies inside a rigid obstacle
+  // (metres, >= 0), by nearest-surface queries at the vertices' positions.
+  double deepestPenetration(const std::vector<Body>& bodies) const;
+  double elasticEnergy() const;
+  double kineticEnergy() const;
+  double potentialEnergy(const Vec3& gravity) const;
+
+ private:
+  struct Entry {
+    FemBody fem;
+    TetBoundary boundary;
+    std::vector<Vec3> restInBodyFrame;  // rest positions about the rest centre of mass: the fit's reference
+    int body = 0;
+    int firstNode = 0;
+  };
+  std::vector<Entry> bodies_;
+  std::vector<DeformableRigidContacts::SurfaceNode> surface_;
+  std::vector<int> obstacles_;
+  MeshModelCache meshes_;
+  DeformableSolverSettings settings_;
+  std::unique_ptr<CrSolver> solver_ = makeDeformableSolver(DeformableSolverSettings{}.solver);
+  DeformableProblem problem_;
+  DeformableRigidContacts contacts_;
+  Eigen::VectorXd positions_, velocities_;  // 3 per node, all bodies, gathered for the step
+  DeformableSolveReport report_;
+  int numNodes_ = 0;
+  // The last step's constraint states and multipliers by (surface vertex, rigid body), sorted: the
+  // next step's constraints of the same pairs start from them (the kinetic friction's average and
+  // direction, sticking or sliding), as the rigid solves start from last step's impulses.
+  struct Remembered {
+    DeformableRigidContacts::Pair pair;
+    CrConstraintState state;
+    Vec3 multipliers;
+  };
+  std::vector<Remembered> remembered_;
+};
+
+}  // namespace contactlab

@@ -1,0 +1,83 @@
+// Deformable bodies in contact with rigid scenery at the default solver settings, against analytic
+// results (conjugate-residual-deformable-contact.txt; docs/deformable.md "Tests").
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "support/test_scenes.h"
+
+namespace contactlab {
+namespace {
+
+using test::kG;
+
+// A soft cube of `size` (E = 5e5 Pa, nu = 0.2, the paper's) resting on a static slab, both tilted by `angle` about y. Stiffness-proportional Rayleigh
+// damping beta damps its vibrations and leaves rigid motion alone (mass-proportional damping would
+// brake the sliding block like a drag).
+Scene softBlockOnSlab(double size, double angle, double mu, double beta) {
+  Scene scene;
+  scene.dt = 1e-3;
+  const Quat tilt(Eigen::AngleAxisd(angle, Vec3::UnitY()));
+  const Vec3 up = tilt * Vec3::UnitZ();
+  BodyDesc slab = test::staticGround(mu);
+  slab.orientation = tilt;
+  slab.position = -0.5 * up;
+  BodyDesc block = test::box(Vec3::Constant(size), 0.5 * size * up);
+  block.name = "soft";
+  block.orientation = tilt;
+  block.material.mu = mu;
+  block.deformable = DeformableDesc{};
+  block.deformable->dampingStiffness = beta;
+  scene.bodies = {slab, block};
+  return scene;
+}
+
+// The total normal impulse of the step on the deformable body.
+double normalImpulse(const World& world) {
+  double sum = 0.0;
+  for (const ContactReport& c : world.contacts())
+    if (world.bodies()[c.bodyB].isDeformable()) sum += c.lambda[0];
+  return sum;
+}
+
+TEST(DeformableContact, RestingBlockReceivesItsWeightEveryStep) {
+  World world(softBlockOnSlab(0.2, 0.0, 0.75, 0.01));
+  test::runFor(world, 0.5);
+  const double weight = 1000.0 * 0.2 * 0.2 * 0.2 * kG * world.dt();  // m g dt, density 1000
+  for (int i = 0; i < 20; ++i) {
+    world.step();
+    EXPECT_NEAR(normalImpulse(world), weight, 1e-3 * weight) << "step " << world.stepCount();
+    EXPECT_LT(world.lastMetrics().maxPenetration, 5e-6 + 1e-6);
+  }
+}
+
+// At full size (0.2 m) and at a tenth of it, where FEM engines' users report friction errors.
+class DeformableIncline : public ::testing::TestWithParam<double> {};
+
+TEST_P(DeformableIncline, BlockSticksWhenMuExceedsTanAngle) {
+  const double size = GetParam(), angle = std::numbers::pi / 6;
+  World world(softBlockOnSlab(size, angle, 0.7, 0.01));
+  test::runFor(world, 0.2);
+  const Vec3 start = world.bodies()[1].position;
+  test::runFor(world, 0.5);
+  EXPECT_LT((world.bodies()[1].position - start).norm(), 0.01 * size);
+}
+
+TEST_P(DeformableIncline, BlockSlidesAtTheCoulombAcceleration) {
+  const double size = GetParam(), angle = std::numbers::pi / 6, mu = 0.3;
+  World world(softBlockOnSlab(size, angle, mu, 0.01));
+  const Vec3 downSlope = Quat(Eigen::AngleAxisd(angle, Vec3::UnitY())) * Vec3::UnitX();
+  test::runFor(world, 0.2);
+  const double v1 = world.bodies()[1].velocity.dot(downSlope);
+  test::runFor(world, 0.3);
+  const double v2 = world.bodies()[1].velocity.dot(downSlope);
+  const double expected = kG * (std::sin(angle) - mu * std::cos(angle));
+  EXPECT_NEAR((v2 - v1) / 0.3, expected, 0.05 * expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(DeformableContact, DeformableIncline, ::testing::Values(0.2, 0.02),
+                         [](const auto& info) { return info.param > 0.1 ? "FullSize" : "TenthSize"; });
+
+}  // namespace
+}  // namespace contactlab
