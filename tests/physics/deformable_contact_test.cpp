@@ -33,6 +33,11 @@ Scene softBlockOnSlab(double size, double angle, double mu, double beta) {
   return scene;
 }
 
+// The paper's epsilon_2 plus the first-order linearization of a curved surface: the independent
+// check's bound (StepMetrics::maxPenetration) on a surface vertex's depth inside a rigid body after
+// a step (metres).
+constexpr double kDepthBound = 5e-6 + 1e-6;
+
 // The total normal impulse of the step on the deformable body.
 double normalImpulse(const World& world) {
   double sum = 0.0;
@@ -48,8 +53,34 @@ TEST(DeformableContact, RestingBlockReceivesItsWeightEveryStep) {
   for (int i = 0; i < 20; ++i) {
     world.step();
     EXPECT_NEAR(normalImpulse(world), weight, 1e-3 * weight) << "step " << world.stepCount();
-    EXPECT_LT(world.lastMetrics().maxPenetration, 5e-6 + 1e-6);
+    EXPECT_LT(world.lastMetrics().maxPenetration, kDepthBound);
   }
+}
+
+TEST(DeformableContact, BallThrownAtAThinPlateStaysAboveItAndComesToRest) {
+  // Radius 0.1 m, E = 5e6 Pa, nu = 0.3, at 10 m/s onto a 1 cm plate: 1 cm per step at 1 ms.
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc plate = test::box(Vec3(1, 1, 0.01), Vec3(0, 0, -0.005));
+  plate.motion = MotionType::Static;
+  BodyDesc ball = test::sphere(0.1, Vec3(0, 0, 0.3));
+  ball.velocity = Vec3(0, 0, -10);
+  ball.deformable = DeformableDesc{};
+  ball.deformable->youngsModulus = 5e6;
+  ball.deformable->poissonRatio = 0.3;
+  ball.deformable->dampingStiffness = 0.002;
+  scene.bodies = {plate, ball};
+  World world(scene);
+  const double initialEnergy = world.kineticEnergy();
+  double lowest = 1e9, deepest = 0.0;
+  test::runFor(world, 1.0, [&](const World& w) {
+    lowest = std::min(lowest, w.bodies()[1].position.z());
+    deepest = std::max(deepest, w.lastMetrics().maxPenetration);
+  });
+  EXPECT_GT(lowest, 0.05) << "the ball's centre went below half its radius: through the plate";
+  EXPECT_LT(deepest, kDepthBound);
+  EXPECT_LT(world.kineticEnergy(), 1e-3 * initialEnergy);
+  EXPECT_NEAR(world.bodies()[1].position.z(), 0.1, 0.01) << "at rest on the plate";
 }
 
 // At full size (0.2 m) and at a tenth of it, where FEM engines' users report friction errors.

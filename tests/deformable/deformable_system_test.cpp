@@ -1,0 +1,99 @@
+// The World's deformable stages as a whole: momentum of a free body through the CR solve, thread
+// counts, the two preconditioners.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "support/test_scenes.h"
+
+namespace contactlab {
+namespace {
+
+BodyDesc softCube(double size, const Vec3& position) {
+  BodyDesc b = test::box(Vec3::Constant(size), position);
+  b.deformable = DeformableDesc{};
+  return b;
+}
+
+Vec3 momentum(const World& world) {
+  const Body& b = world.bodies()[0];
+  return b.mass * b.velocity;
+}
+
+TEST(DeformableSystem, FreeBodyKeepsItsLinearMomentumThroughTheContactSolve) {
+  Scene scene;
+  scene.dt = 1e-3;
+  scene.gravity = Vec3::Zero();
+  BodyDesc cube = softCube(0.2, Vec3::Zero());
+  cube.velocity = Vec3(1.0, -0.5, 0.25);
+  cube.angularVelocity = Vec3(0.5, 1.0, -1.5);
+  scene.bodies = {cube};
+  World world(scene);
+  const Vec3 start = momentum(world);
+  test::runFor(world, 0.3);
+  EXPECT_LT((momentum(world) - start).norm(), 1e-4 * start.norm());
+}
+
+// The node positions after every step of a soft block landing on a corner, fine enough (about a
+// thousand nodes) that the products with A are cut among threads.
+std::vector<double> landingTrace(int threads, const std::string& solver) {
+  Scene scene;
+  scene.dt = 1e-3;
+  scene.bodies = {test::staticGround(), softCube(0.2, Vec3(0, 0, 0.16))};
+  scene.bodies[1].orientation = Quat(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized()));
+  scene.bodies[1].deformable->maxTetVolume = 0.2 * 0.2 * 0.2 / 3000;
+  WorldSettings settings;
+  settings.threads = threads;
+  settings.deformable.solver = solver;
+  World world(scene, settings);
+  std::vector<double> trace;
+  EXPECT_GT(world.deformableBody(0).positions.size(), 512u) << "too few nodes for a parallel product";
+  for (int i = 0; i < 60; ++i) {
+    world.step();
+    const DeformableMeshView mesh = world.deformableBody(0);
+    for (const Vec3& x : mesh.positions) trace.insert(trace.end(), x.data(), x.data() + 3);
+  }
+  return trace;
+}
+
+TEST(DeformableSystem, ThreadCountDoesNotChangeABit) {
+  const std::vector<double> one = landingTrace(1, "cr-full"), two = landingTrace(2, "cr-full");
+  ASSERT_EQ(one.size(), two.size());
+  EXPECT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(double)), 0);
+}
+
+TEST(DeformableSystem, FullPreconditionerTakesFewerIterationsThanDiagOnARestingBlock) {
+  const auto iterations = [](const std::string& solver) {
+    Scene scene;
+    scene.dt = 1e-3;
+    scene.bodies = {test::staticGround(), softCube(0.2, Vec3(0, 0, 0.1))};
+    scene.bodies[1].deformable->dampingStiffness = 0.01;
+    WorldSettings settings;
+    settings.deformable.solver = solver;
+    World world(scene, settings);
+    long total = 0;
+    test::runFor(world, 0.2, [&](const World& w) { total += w.lastMetrics().deformable.iterations; });
+    return total;
+  };
+  const long full = iterations("cr-full"), diag = iterations("cr-diag");
+  EXPECT_LT(full, diag) << "Full " << full << ", Diag " << diag;
+}
+
+TEST(DeformableSystem, DynamicRigidBodiesBesideDeformableOnesAreRefusedByName) {
+  Scene scene;
+  BodyDesc rigid = test::box(Vec3::Constant(0.2), Vec3(1, 0, 0.1));
+  rigid.name = "crate";
+  BodyDesc soft = softCube(0.2, Vec3(0, 0, 0.1));
+  soft.name = "jelly";
+  scene.bodies = {test::staticGround(), rigid, soft};
+  try {
+    World world(scene);
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("\"jelly\""), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("\"crate\""), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace contactlab
