@@ -114,6 +114,45 @@ TEST(Instances, FloorSitsJustBelowTheTopOfAWideGroundBoxOnly) {
   EXPECT_FALSE(floorInstance(bodies));
 }
 
+// A deformable body as the World holds it: Static to the rigid pipeline, its shape the undeformed
+// solid's (Body::deformable).
+Body deformableBox(const Vec3& halfExtents, const Vec3& position) {
+  Body body = makeBody(BoxShape{halfExtents}, position, MotionType::Static);
+  body.deformable = 0;
+  return body;
+}
+
+TEST(Instances, DeformableBodiesAreDrawnByTheirSurfaceNotTheirShape) {
+  const std::vector<Body> bodies = {makeBody(BoxShape{Vec3(1, 1, 0.1)}, Vec3(0, 0, -0.1), MotionType::Static),
+                                    deformableBox(Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.3))};
+  InstanceBatches batches;
+  buildInstances(bodies, 1, batches);
+  ASSERT_EQ(batches[MeshKind::Box].size(), 1u) << "only the ground";
+  EXPECT_FLOAT_EQ(batches[MeshKind::Box][0].model[14], -0.1f);
+
+  // The surface's instance: placed as it is, coloured like a dynamic body, and selectable.
+  const Instance selected = deformableInstance(bodies[1], 1, 1);
+  const Color dynamic = bodyColor(1, MotionType::Dynamic);
+  EXPECT_EQ(selected.color, (std::array<float, 4>{dynamic.r, dynamic.g, dynamic.b, dynamic.a}));
+  EXPECT_EQ(selected.style, static_cast<float>(SurfaceStyle::Selected));
+  EXPECT_EQ(deformableInstance(bodies[1], 1, -1).style, static_cast<float>(SurfaceStyle::Dynamic));
+  EXPECT_TRUE(transformPoint(selected, Vec3(0.3, -2, 5)).isApprox(Vec3(0.3, -2, 5), 1e-6));
+  EXPECT_TRUE(movesInScene(bodies[1]));
+  EXPECT_FALSE(movesInScene(bodies[0]));
+}
+
+TEST(Instances, AWideDeformableSlabIsNeitherTheFloorNorASupport) {
+  const std::vector<Body> bodies = {deformableBox(Vec3(5, 5, 0.1), Vec3(0, 0, 0.1)),
+                                    makeBody(BoxShape{Vec3(0.5, 0.5, 0.5)}, Vec3(0, 0, -0.5), MotionType::Static)};
+  EXPECT_FALSE(floorInstance(bodies));
+  // Framed as the moving body it is, down to the pedestal under it, not as static scenery.
+  const auto framing = framingBounds(bodies);
+  ASSERT_TRUE(framing);
+  EXPECT_DOUBLE_EQ(framing->upper.z(), 0.2);
+  EXPECT_DOUBLE_EQ(framing->lower.z(), 0.0);
+  EXPECT_DOUBLE_EQ(framing->upper.x(), 5.0);
+}
+
 TEST(Instances, SpheresSmallOnScreenUseTheSmallSphereMeshInOrder) {
   // Seen from the origin with 1000 px per radian: 0.1 m at 5 m is 20 px, at 20 m 5 px; 1 m at 20 m 50 px.
   const std::vector<Body> bodies = {makeBody(SphereShape{0.1}, Vec3(5, 0, 0)), makeBody(SphereShape{0.1}, Vec3(20, 0, 0)),

@@ -87,6 +87,33 @@ TEST(Picking, RayStartingInsideABodyHitsItAtDistanceZero) {
   EXPECT_EQ(hit->distance, 0.0);
 }
 
+TEST(Picking, DeformableBodiesArePickedByTheirDeformedSurface) {
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc ground;
+  ground.shape = BoxShape{Vec3(1, 1, 0.1)};
+  ground.position = Vec3(0, 0, -0.1);
+  ground.motion = MotionType::Static;
+  BodyDesc soft;
+  soft.shape = BoxShape{Vec3(0.1, 0.1, 0.1)};
+  soft.position = Vec3(0, 0, 0.3);
+  soft.deformable = DeformableDesc{};
+  scene.bodies = {ground, soft};
+  World world(scene);
+  const Ray down{Vec3(0.02, 0.03, 2), -Vec3::UnitZ()};
+  EXPECT_FALSE(pickBody(world.bodies(), down)) << "Static to the rigid pipeline";
+  const auto hit = pickBody(world, down);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->body, 1);
+  EXPECT_NEAR(hit->point.z(), 0.4, 1e-9);
+  EXPECT_FALSE(pickBody(world, Ray{Vec3(0.5, 0, 2), -Vec3::UnitZ()})) << "beside it: only the static ground";
+  // After it has fallen onto the ground, the ray meets its surface where it is now.
+  for (int i = 0; i < 500; ++i) world.step();
+  const auto landed = pickBody(world, down);
+  ASSERT_TRUE(landed);
+  EXPECT_NEAR(landed->point.z(), 0.2, 0.02);
+}
+
 TEST(Picking, NonFiniteRaysAndBodiesAreIgnored) {
   std::vector<Body> bodies = {makeBody(SphereShape{0.5}, Vec3::Zero())};
   EXPECT_FALSE(pickBody(bodies, Ray{Vec3(0, -5, std::nan("")), Vec3::UnitY()}));

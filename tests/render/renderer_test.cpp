@@ -101,6 +101,42 @@ TEST_F(RendererTest, ShippedShadersLoadAndTheTowerIsDrawnOverSkyAndGround) {
   EXPECT_LT(spread(ground), 20) << "the ground is grey";
 }
 
+// The soft block of the app's checks: a deformable cube dropped onto a static slab.
+World softBlockOnGround() {
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc ground;
+  ground.name = "ground";
+  ground.shape = BoxShape{Vec3(1, 1, 0.1)};
+  ground.position = Vec3(0, 0, -0.1);
+  ground.motion = MotionType::Static;
+  BodyDesc soft;
+  soft.name = "soft";
+  soft.shape = BoxShape{Vec3(0.1, 0.1, 0.1)};
+  soft.position = Vec3(0, 0, 0.15);
+  soft.deformable = DeformableDesc{};
+  scene.bodies = {ground, soft};
+  World world(scene);
+  for (int i = 0; i < 5; ++i) world.step();
+  return world;
+}
+
+TEST_F(RendererTest, ADeformableBodyIsDrawnByItsSurfaceInADynamicBodysColour) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  const World world = softBlockOnGround();
+  RenderOptions plain;
+  plain.debugOverlay = false;
+  const auto rgb = draw(renderer, world, plain);
+  const auto spread = [](const std::array<int, 3>& c) { return std::max({c[0], c[1], c[2]}) - std::min({c[0], c[1], c[2]}); };
+  // Framed on the block: its colour (not the grey of static bodies, as its Static motion would give
+  // a rigid body) fills the middle of the picture.
+  EXPECT_GT(spread(pixelAt(rgb, kWidth / 2, kHeight / 2)), 40);
+  RenderOptions selected = plain;
+  selected.selectedBody = 1;
+  EXPECT_NE(draw(renderer, world, selected), rgb) << "a deformable body can be shown selected";
+  EXPECT_EQ(draw(renderer, world, plain), rgb) << "rendering is deterministic";
+}
+
 TEST_F(RendererTest, OptionsChangeThePicture) {
   Renderer renderer(CONTACTLAB_SHADER_DIR);
   const World world = settledTower();

@@ -67,6 +67,12 @@ struct DeformableDesc {
     Vec3 max = Vec3::Zero();
   };
   std::optional<Box> pinned;
+  // A saved state (scene key "nodes", written by --state-out and the app's save): every node's
+  // position and velocity, world frame, in the order of the body's tetrahedralization; empty: the
+  // rest shape at the body's pose and velocities. Position and orientation then say where the body
+  // was made, not where it is.
+  std::vector<Vec3> nodePositions;
+  std::vector<Vec3> nodeVelocities;
 };
 
 // What a scene says about one body. position is the centre of mass; velocities are world frame.

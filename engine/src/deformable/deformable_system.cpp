@@ -64,13 +64,27 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   const Mat3 rotation = desc.orientation.toRotationMatrix();
   for (Vec3& x : mesh.vertices) x = desc.position + rotation * x;
   TetBoundary boundary = extractBoundary(mesh, source);
-  Entry entry{FemBody(std::move(mesh), settings), std::move(boundary), std::move(restInBodyFrame), body, numNodes_};
+  Entry entry{desc, FemBody(std::move(mesh), settings), std::move(boundary), std::move(restInBodyFrame), body, numNodes_};
+  entry.desc.deformable->nodePositions.clear();
+  entry.desc.deformable->nodeVelocities.clear();
   FemBodyState& state = entry.fem.state();
+  const bool saved = !d.nodePositions.empty();
+  if (saved && (d.nodePositions.size() != state.positions.size() || d.nodeVelocities.size() != state.positions.size()))
+    throw std::invalid_argument(source + ": the saved state has " + std::to_string(d.nodePositions.size()) +
+                                " node positions and " + std::to_string(d.nodeVelocities.size()) +
+                                " velocities, its tetrahedralization " + std::to_string(state.positions.size()) +
+                                " nodes (saved with another shape, max_tet_volume or tetgen?)");
   for (int i = 0; i < entry.fem.numNodes(); ++i) {
     state.velocities[i] = desc.velocity + desc.angularVelocity.cross(state.positions[i] - desc.position);
     if (d.pinned && (state.positions[i].array() >= d.pinned->min.array()).all() &&
         (state.positions[i].array() <= d.pinned->max.array()).all())
       entry.fem.setPinned(i, true);
+  }
+  if (saved) {
+    for (int i = 0; i < entry.fem.numNodes(); ++i) {
+      state.positions[i] = d.nodePositions[i];
+      state.velocities[i] = entry.fem.isPinned(i) ? Vec3::Zero() : d.nodeVelocities[i];
+    }
   }
   // The fit's reference about the rest centre of mass (tetgen's interior points move it a little).
   Vec3 restCentre = Vec3::Zero();
@@ -80,6 +94,14 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
   numNodes_ += entry.fem.numNodes();
   bodies_.push_back(std::move(entry));
+}
+
+BodyDesc DeformableSystem::describe(int i) const {
+  const Entry& e = bodies_[i];
+  BodyDesc desc = e.desc;
+  desc.deformable->nodePositions = e.fem.state().positions;
+  desc.deformable->nodeVelocities = e.fem.state().velocities;
+  return desc;
 }
 
 void DeformableSystem::setSettings(const DeformableSolverSettings& settings) {

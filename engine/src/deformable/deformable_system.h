@@ -35,6 +35,9 @@ class DeformableSystem {
   const TetBoundary& boundary(int i) const { return bodies_[i].boundary; }
   int worldBody(int i) const { return bodies_[i].body; }
   int firstNode(int i) const { return bodies_[i].firstNode; }
+  // The body's description as the scene gave it with its nodes' current state (DeformableDesc's
+  // nodePositions, nodeVelocities): what a saved scene holds, and runs on from.
+  BodyDesc describe(int i) const;
 
   // Throws std::invalid_argument naming the solver when there is none of that name.
   void setSettings(const DeformableSolverSettings& settings);
@@ -73,6 +76,7 @@ class DeformableSystem {
 
  private:
   struct Entry {
+    BodyDesc desc;  // as the scene gave it
     FemBody fem;
     TetBoundary boundary;
     std::vector<Vec3> restInBodyFrame;  // rest positions about the rest centre of mass: the fit's reference

@@ -457,6 +457,12 @@ Scene World::snapshot() const {
   scene.dt = impl_->dt;
   scene.friction = {};
   for (const Body& body : impl_->bodies) {
+    if (body.isDeformable()) {
+      BodyDesc desc = impl_->deformables.describe(body.deformable);
+      desc.material = {body.mu, body.muTorsion, body.restitution};
+      scene.bodies.push_back(std::move(desc));
+      continue;
+    }
     BodyDesc desc = describeBody(body, impl_->time);
     // Resolved materials, so the snapshot does not depend on the scene defaults it is loaded with.
     desc.material = {body.mu, body.muTorsion, body.restitution};

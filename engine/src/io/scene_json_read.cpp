@@ -289,9 +289,27 @@ DeformableDesc::Box readPinnedBox(const ObjectReader& deformable, const std::str
   return box;
 }
 
+// "nodes": {"positions": [[x, y, z], ...], "velocities": [[x, y, z], ...]}, a saved state; both
+// lists, of the same length.
+void readNodes(const ObjectReader& deformable, const std::string& source, DeformableDesc& desc) {
+  const ObjectReader nodes(deformable.raw("nodes"), deformable.keyPath("nodes"), source, {"positions", "velocities"});
+  nodes.require("positions", "for a saved state");
+  nodes.require("velocities", "for a saved state");
+  for (const char* key : {"positions", "velocities"}) {
+    const json& list = nodes.raw(key);
+    if (!list.is_array() || list.empty()) nodes.fail(nodes.keyPath(key), "expected a list of [x, y, z], got " + describe(list));
+    std::vector<Vec3>& out = std::string(key) == "positions" ? desc.nodePositions : desc.nodeVelocities;
+    for (std::size_t i = 0; i < list.size(); ++i)
+      out.push_back(nodes.vec3At(list[i], nodes.keyPath(key) + "[" + std::to_string(i) + "]"));
+  }
+  if (desc.nodePositions.size() != desc.nodeVelocities.size())
+    nodes.fail(nodes.keyPath("velocities"), "has " + std::to_string(desc.nodeVelocities.size()) + " entries for " +
+                                                std::to_string(desc.nodePositions.size()) + " positions");
+}
+
 DeformableDesc readDeformable(const ObjectReader& body, const std::string& source) {
   const ObjectReader object(body.raw("deformable"), body.keyPath("deformable"), source,
-                            {"model", "youngs_modulus", "poisson_ratio", "damping", "max_tet_volume", "pinned"});
+                            {"model", "youngs_modulus", "poisson_ratio", "damping", "max_tet_volume", "pinned", "nodes"});
   DeformableDesc desc;
   if (object.has("model")) desc.model = deformableModelAt(object, "model");
   if (object.has("youngs_modulus")) desc.youngsModulus = object.positive("youngs_modulus");
@@ -306,6 +324,7 @@ DeformableDesc readDeformable(const ObjectReader& body, const std::string& sourc
   if (object.has("damping")) readDamping(object, desc);
   if (object.has("max_tet_volume")) desc.maxTetVolume = object.positive("max_tet_volume");
   if (object.has("pinned")) desc.pinned = readPinnedBox(object, source);
+  if (object.has("nodes")) readNodes(object, source, desc);
   return desc;
 }
 

@@ -53,6 +53,12 @@ json deformableToJson(const DeformableDesc& deformable) {
   if (deformable.maxTetVolume) out["max_tet_volume"] = *deformable.maxTetVolume;
   if (deformable.pinned)
     out["pinned"] = {{"min", toJson(deformable.pinned->min)}, {"max", toJson(deformable.pinned->max)}};
+  if (!deformable.nodePositions.empty()) {
+    json positions = json::array(), velocities = json::array();
+    for (const Vec3& x : deformable.nodePositions) positions.push_back(toJson(x));
+    for (const Vec3& v : deformable.nodeVelocities) velocities.push_back(toJson(v));
+    out["nodes"] = {{"positions", std::move(positions)}, {"velocities", std::move(velocities)}};
+  }
   return out;
 }
 
