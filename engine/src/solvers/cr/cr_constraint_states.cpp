@@ -5,8 +5,7 @@
 namespace contactlab {
 namespace {
 
-// Below this sliding displacement (metres per step) the sliding direction is noise: the friction
-// direction is not realigned to it (the red area of the paper's Fig. 4).
+// A direction of a displacement shorter than this (metres) is not taken.
 constexpr double kNoSliding = 1e-12;
 
 // A kinetic force update smaller than this fraction of the force is deferred (with a small move,
@@ -31,7 +30,10 @@ void updateKineticFriction(double mu, double lambda, const Vec2& sliding, const 
     state.lambdaEstimate = n == 1 ? state.lambdaHistory[(state.historyCount - 1) % 2]
                                   : 0.5 * (state.lambdaHistory[0] + state.lambdaHistory[1]);
   }
-  const Vec2 against = unitOrZero(-sliding);
+  // Below the solver's tolerance the sliding direction is noise (the red area of the paper's Fig. 4):
+  // realigned to it, a nearly stuck contact's force turns back and forth from one evaluation to the
+  // next and the solve never settles.
+  const Vec2 against = sliding.norm() > settings.changeTolerance ? unitOrZero(-sliding) : Vec2::Zero();
   if (!against.isZero()) {
     if (state.direction.isZero()) {
       state.direction = against;
@@ -63,8 +65,16 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
     const Vec2 sliding = rows.segment<2>(3 * k + 1);
     const double lambda = multipliers[3 * k];
     const Vec2 gamma = multipliers.segment<2>(3 * k + 1);
+    // Lines 6-17: the switches of state. Each is deferred while its effect on the constraint's rows
+    // is below epsilon_2 (line 19, sec. 3.5: "the change is postponed if the change in distance is
+    // less than epsilon_2"): a deactivation by how far the pulling force moves them, an activation
+    // by the penetration it prevents, a switch to kinetic friction by the excess over the cone, one
+    // to static friction by the sliding it reverses. Without the deferral, states whose switch changes
+    // nothing cycle at convergence: a step of a bouncing block took 20,000 iterations.
+    const Vec3 compliant = compliance.segment<3>(3 * k);
     CrConstraintState next = state;
     Vec3 nextMultipliers(lambda, gamma.x(), gamma.y());
+    double effect = 0.0;  // of the switch, metres
     if (state.active) {
       // Lines 6-7: separating and pulling. An active row holds its slack at zero up to the solve's
       // error, so "separating" is slack >= -epsilon_2: with slack >= 0 exactly, a pulling constraint
@@ -72,15 +82,17 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
       if (slack >= -settings.changeTolerance && lambda < 0.0) {
         next = CrConstraintState{};
         nextMultipliers.setZero();
+        effect = compliant[0] * -lambda;
       }
     } else if (slack <= 0.0) {  // lines 8-9
       next = CrConstraintState{};
       next.active = true;
       next.friction = FrictionMode::Kinetic;
       next.direction = unitOrZero(-sliding);
+      effect = -slack;
     }
-    if (next.active && c.mu > 0.0) {
-      if (next.friction == FrictionMode::Static) {
+    if (next.active && state.active && c.mu > 0.0) {
+      if (state.friction == FrictionMode::Static) {
         // Lines 12-14: more friction than the cone allows, and sliding goes on against it.
         if (gamma.norm() > c.mu * lambda && sliding.dot(gamma) < 0.0) {
           next.friction = FrictionMode::Kinetic;
@@ -90,30 +102,34 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
           next.historyCount = 1;
           next.kineticForce = gamma;
           nextMultipliers.tail<2>().setZero();
+          effect = compliant.tail<2>().maxCoeff() * (gamma.norm() - c.mu * std::max(lambda, 0.0));
         }
-      } else if (state.active && !next.direction.isZero() && sliding.dot(next.direction) >= 0.0) {
+      } else if (!state.direction.isZero() && sliding.dot(state.direction) >= 0.0) {
         // Lines 15-17: the kinetic force has turned the sliding round: stick, starting from that force.
         next.friction = FrictionMode::Static;
-        nextMultipliers.tail<2>() = next.kineticForce;
+        nextMultipliers.tail<2>() = state.kineticForce;
         next.kineticForce.setZero();
+        effect = sliding.dot(state.direction);
       }
-      if (next.friction == FrictionMode::Kinetic) updateKineticFriction(c.mu, lambda, sliding, settings, next);
     }
-    // Line 19: how far the change would move the constraint's rows. A switch of state is always kept:
-    // its force may be the same at the switch (a kinetic force handed to the static rows), but the
-    // rows it puts into or takes out of B change what follows. An update of the kinetic force alone
-    // is deferred when it moves the rows by less than epsilon_2 and changes the force by less than
-    // kSmallForceChange of its size. The paper defers on the first test alone; then a kinetic force
-    // whose whole size moves its vertex by less than epsilon_2 in a step (light contacts, small
-    // bodies: a 2 cm soft block's at 1 ms) never starts, and the body slides without friction.
-    const Vec2 frictionChange = nextMultipliers.tail<2>() - gamma + next.kineticForce - state.kineticForce;
-    const Vec3 delta(nextMultipliers[0] - lambda, frictionChange.x(), frictionChange.y());
-    const double moved = compliance.segment<3>(3 * k).cwiseProduct(delta).norm();
     const bool switched = next.active != state.active || next.friction != state.friction;
-    const double forceChange = (next.kineticForce - state.kineticForce).norm();
-    const bool smallChange = moved <= settings.changeTolerance &&
-                             forceChange <= kSmallForceChange * std::max(next.kineticForce.norm(), state.kineticForce.norm());
-    if (switched || !smallChange) {
+    if (switched && effect <= settings.changeTolerance) {  // deferred
+      next = state;
+      nextMultipliers = Vec3(lambda, gamma.x(), gamma.y());
+    }
+    const bool switching = next.active != state.active || next.friction != state.friction;
+    if (next.active && c.mu > 0.0 && next.friction == FrictionMode::Kinetic)
+      updateKineticFriction(c.mu, lambda, sliding, settings, next);
+    // Line 19 for a kinetic force's update alone: deferred when it moves the rows by less than
+    // epsilon_2 and changes the force by less than kSmallForceChange of its size. The paper defers
+    // on the first test alone; then a kinetic force whose whole size moves its vertex by less than
+    // epsilon_2 in a step (light contacts, small bodies: a 2 cm soft block's at 1 ms) never starts,
+    // and the body slides without friction.
+    const Vec2 forceChange = next.kineticForce - state.kineticForce;
+    const double moved = compliant.tail<2>().cwiseProduct(forceChange).norm();
+    const bool smallUpdate = moved <= settings.changeTolerance &&
+                             forceChange.norm() <= kSmallForceChange * std::max(next.kineticForce.norm(), state.kineticForce.norm());
+    if (switching || !smallUpdate) {
       ++changes;
       state = next;
       multipliers.segment<3>(3 * k) = nextMultipliers;
