@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "contactlab/render/instances.h"
+
 namespace contactlab::render {
 namespace {
 
@@ -46,7 +48,7 @@ std::optional<double> supportHeightBelow(const std::vector<Body>& bodies, const 
     if (top <= over.lower.z() + kTouching && (!support || top > *support)) support = top;
   };
   for (const Body& body : bodies) {
-    if (body.isDynamic() || !hasFiniteState(body)) continue;
+    if (movesInScene(body) || !hasFiniteState(body)) continue;
     if (const auto* plane = std::get_if<PlaneShape>(&body.shape)) {
       // normal . x <= offset: a ground when the normal points up.
       const double length = plane->normal.norm();
@@ -72,7 +74,7 @@ std::optional<Bounds> framingBounds(const std::vector<Body>& bodies) {
     const std::optional<Bounds> bounds = shapeBounds(body.shape, body.position, body.orientation);
     if (!bounds) continue;
     allBounds ? allBounds->extend(*bounds) : void(allBounds = bounds);
-    if (body.isDynamic()) dynamicBounds ? dynamicBounds->extend(*bounds) : void(dynamicBounds = bounds);
+    if (movesInScene(body)) dynamicBounds ? dynamicBounds->extend(*bounds) : void(dynamicBounds = bounds);
   }
   if (!dynamicBounds) return allBounds;
   // Bodies dropped from a height land in view: the frame reaches down to what they fall onto.
@@ -86,7 +88,8 @@ std::optional<Bounds> shadowCasterBounds(const std::vector<Body>& bodies, double
   for (const Body& body : bodies) {
     if (!hasFiniteState(body)) continue;
     const std::optional<Bounds> bounds = shapeBounds(body.shape, body.position, body.orientation);
-    if (!bounds || (body.motion == MotionType::Static && bounds->size().maxCoeff() > maxStaticExtent)) continue;
+    if (!bounds || (!movesInScene(body) && body.motion == MotionType::Static && bounds->size().maxCoeff() > maxStaticExtent))
+      continue;
     casters ? casters->extend(*bounds) : void(casters = bounds);
   }
   return casters;

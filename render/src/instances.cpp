@@ -63,6 +63,7 @@ void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceB
   batches.clear();
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const Body& body = bodies[i];
+    if (body.isDeformable()) continue;
     if (!body.position.allFinite() || !body.orientation.coeffs().allFinite()) continue;
     const Color color = body.asleep ? sleepingColor(bodyColor(static_cast<int>(i), body.motion))
                                     : bodyColor(static_cast<int>(i), body.motion);
@@ -98,13 +99,20 @@ void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceB
   }
 }
 
+Instance deformableInstance(const Body& body, int bodyIndex, int selectedBody) {
+  const Color color = bodyColor(bodyIndex, MotionType::Dynamic);
+  return makeInstance(Eigen::Affine3d::Identity(), body.asleep ? sleepingColor(color) : color,
+                      bodyIndex == selectedBody ? SurfaceStyle::Selected : SurfaceStyle::Dynamic);
+}
+
 std::optional<Instance> floorInstance(const std::vector<Body>& bodies) {
   std::optional<Bounds> widest;
   const auto area = [](const Bounds& b) { return b.size().x() * b.size().y(); };
   for (const Body& body : bodies) {
     if (!body.position.allFinite() || !body.orientation.coeffs().allFinite()) continue;
     if (std::holds_alternative<PlaneShape>(body.shape)) return std::nullopt;
-    if (body.motion != MotionType::Static || !std::holds_alternative<BoxShape>(body.shape)) continue;
+    if (body.motion != MotionType::Static || body.isDeformable() || !std::holds_alternative<BoxShape>(body.shape))
+      continue;
     const std::optional<Bounds> bounds = shapeBounds(body.shape, body.position, body.orientation);
     if (!widest || area(*bounds) > area(*widest)) widest = bounds;
   }

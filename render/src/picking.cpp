@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace contactlab::render {
 namespace {
@@ -63,12 +64,13 @@ std::optional<double> intersectCapsule(double radius, double halfLength, const V
 
 // Nearest entry through any triangle of a closed surface (Moller-Trumbore), or 0 when the ray
 // starts inside (an odd number of crossings ahead).
-std::optional<double> intersectSurface(const TriangleMesh& surface, const Vec3& origin, const Vec3& direction) {
+std::optional<double> intersectSurface(std::span<const Vec3> vertices, std::span<const std::array<int, 3>> triangles,
+                                       const Vec3& origin, const Vec3& direction) {
   std::optional<double> nearest;
   int crossings = 0;
-  for (const auto& tri : surface.triangles) {
-    const Vec3& a = surface.vertices[tri[0]];
-    const Vec3 edge1 = surface.vertices[tri[1]] - a, edge2 = surface.vertices[tri[2]] - a;
+  for (const auto& tri : triangles) {
+    const Vec3& a = vertices[tri[0]];
+    const Vec3 edge1 = vertices[tri[1]] - a, edge2 = vertices[tri[2]] - a;
     const Vec3 p = direction.cross(edge2);
     const double det = edge1.dot(p);
     if (std::abs(det) < 1e-300) continue;
@@ -104,7 +106,7 @@ std::optional<double> intersectShape(const Shape& shape, const Vec3& position, c
     // ball is widened by a rounding margin so that a ray grazing an outermost vertex still reaches it.
     const double ball = mesh->geometry->boundingRadius * (1.0 + 1e-9);
     if (!intersectSphere(Vec3::Zero(), ball, origin, direction)) return std::nullopt;
-    return intersectSurface(mesh->geometry->surface, origin, direction);
+    return intersectSurface(mesh->geometry->surface.vertices, mesh->geometry->surface.triangles, origin, direction);
   }
   return std::nullopt;
 }
@@ -114,10 +116,28 @@ std::optional<BodyHit> pickBody(const std::vector<Body>& bodies, const Ray& ray)
   std::optional<BodyHit> nearest;
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     const Body& body = bodies[i];
-    if (!body.isDynamic() || !body.position.allFinite() || !body.orientation.coeffs().allFinite()) continue;
+    if (!body.isDynamic() || body.isDeformable() || !body.position.allFinite() || !body.orientation.coeffs().allFinite())
+      continue;
     const std::optional<double> t = intersectShape(body.shape, body.position, body.orientation, ray);
     if (t && std::isfinite(*t) && (!nearest || *t < nearest->distance))
       nearest = BodyHit{static_cast<int>(i), ray.origin + *t * ray.direction, *t};
+  }
+  return nearest;
+}
+
+std::optional<BodyHit> pickBody(const World& world, const Ray& ray) {
+  std::optional<BodyHit> nearest = pickBody(world.bodies(), ray);
+  if (!ray.origin.allFinite() || !ray.direction.allFinite() || ray.direction.squaredNorm() == 0.0) return nearest;
+  for (int i = 0; i < world.deformableBodyCount(); ++i) {
+    const DeformableMeshView mesh = world.deformableBody(i);
+    // A blown-up body (a non-finite surface node) is not drawn, so it is not picked either.
+    const bool finite = std::all_of(mesh.surface.begin(), mesh.surface.end(), [&](const std::array<int, 3>& tri) {
+      return mesh.positions[tri[0]].allFinite() && mesh.positions[tri[1]].allFinite() && mesh.positions[tri[2]].allFinite();
+    });
+    if (!finite) continue;
+    const std::optional<double> t = intersectSurface(mesh.positions, mesh.surface, ray.origin, ray.direction);
+    if (t && std::isfinite(*t) && (!nearest || *t < nearest->distance))
+      nearest = BodyHit{mesh.body, ray.origin + *t * ray.direction, *t};
   }
   return nearest;
 }

@@ -13,11 +13,24 @@
 
 #include "contactlab/render/bounds.h"
 #include "contactlab/render/debug_geometry.h"
+#include "contactlab/render/deformable_surface.h"
 #include "contactlab/render/instances.h"
 #include "gl_program.h"
 #include "unit_meshes.h"
 
 namespace contactlab::render {
+// Named, not anonymous: Renderer::Impl holds these.
+namespace renderer {
+
+// The world-frame box of a deformable body's surface drawn this frame.
+struct DeformableBounds {
+  int body;  // index into World::bodies()
+  Bounds bounds;
+};
+
+}  // namespace renderer
+using renderer::DeformableBounds;
+
 namespace {
 
 // Towards the light: high, from the front left of the default view, so shadows fall back and right.
@@ -90,6 +103,22 @@ void uploadBatch(const MeshBuffers& mesh, const std::vector<Instance>& batch) {
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(batch.size() * sizeof(Instance)), batch.data(), GL_STREAM_DRAW);
 }
 
+// A deformable body's surface of this frame into its buffers, with its one instance. Both change
+// every step, so both are orphaned and refilled as the instances are.
+void uploadDeformableSurface(MeshBuffers& mesh, const DeformableSurface& surface, const Instance& instance) {
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.vertexBuffer);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(surface.vertices.size() * sizeof(float)), surface.vertices.data(),
+               GL_STREAM_DRAW);
+  // The element buffer is part of the vertex array's state: bind that first.
+  glBindVertexArray(mesh.vertexArray);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.indexBuffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(surface.indices.size() * sizeof(std::uint32_t)),
+               surface.indices.data(), GL_STREAM_DRAW);
+  glBindVertexArray(0);
+  mesh.indexCount = static_cast<GLsizei>(surface.indices.size());
+  uploadBatch(mesh, {instance});
+}
+
 void drawBatch(const MeshBuffers& mesh, std::size_t count) {
   if (count == 0) return;
   glBindVertexArray(mesh.vertexArray);
@@ -104,13 +133,22 @@ void setVector(GLint location, const Vec3& v) {
   glUniform3f(location, static_cast<float>(v.x()), static_cast<float>(v.y()), static_cast<float>(v.z()));
 }
 
-// A bright box around the selected body, so the selection reads at a glance whatever its colour.
-void addSelectionOutline(const std::vector<Body>& bodies, int selectedBody, DebugGeometry& geometry) {
+// A bright box around the selected body, so the selection reads at a glance whatever its colour: in
+// its own frame for a rigid body, along the world axes round the deformed surface of a deformable one.
+void addSelectionOutline(const std::vector<Body>& bodies, const std::vector<DeformableBounds>& deformables,
+                         int selectedBody, DebugGeometry& geometry) {
   if (selectedBody < 0 || selectedBody >= static_cast<int>(bodies.size())) return;
   const Body& body = bodies[selectedBody];
-  if (!body.isDynamic()) return;
   // Slightly larger than the body so the outline is not buried in its faces.
   constexpr double kMargin = 1.04;
+  const Color outline{1.0f, 0.85f, 0.2f, 1.0f};
+  if (body.isDeformable()) {
+    for (const DeformableBounds& d : deformables)
+      if (d.body == selectedBody)
+        geometry.drawOrientedBox(d.bounds.centre(), Quat::Identity(), 0.5 * kMargin * d.bounds.size(), outline);
+    return;
+  }
+  if (!body.isDynamic()) return;
   Vec3 halfExtents;
   if (const auto* box = std::get_if<BoxShape>(&body.shape)) halfExtents = box->halfExtents;
   else if (const auto* sphere = std::get_if<SphereShape>(&body.shape)) halfExtents = Vec3::Constant(sphere->radius);
@@ -119,7 +157,7 @@ void addSelectionOutline(const std::vector<Body>& bodies, int selectedBody, Debu
   else if (const auto* mesh = std::get_if<MeshShape>(&body.shape))
     halfExtents = mesh->geometry->boundsLower.cwiseAbs().cwiseMax(mesh->geometry->boundsUpper.cwiseAbs());
   else return;
-  geometry.drawOrientedBox(body.position, body.orientation, kMargin * halfExtents, Color{1.0f, 0.85f, 0.2f, 1.0f});
+  geometry.drawOrientedBox(body.position, body.orientation, kMargin * halfExtents, outline);
 }
 
 // Fog starts beyond the farthest part of the scene's content, so it only softens the ground's far
@@ -160,6 +198,13 @@ struct Renderer::Impl {
   InstanceBatches instances;
   DebugGeometry debugGeometry;
 
+  // One mesh per deformable body, refilled every frame (World::deformableBody); kept across frames
+  // and worlds so that the buffers are made once, and dropped with the renderer.
+  std::vector<MeshBuffers> deformableMeshes;
+  std::vector<char> deformableDrawn;  // per entry of deformableMeshes: whether this frame has it (finite)
+  std::vector<DeformableBounds> deformableBounds;  // of the bodies drawn this frame
+  DeformableSurface deformableSurface;             // scratch, reused
+
   void createMeshes();
   void resizeShadowMap(int size);
   void resizeTargets(int newWidth, int newHeight, int newSamples);
@@ -171,6 +216,7 @@ struct Renderer::Impl {
   };
   std::optional<ShadowFrame> drawShadowMap(const std::vector<Body>& bodies);
   void uploadInstances();
+  void uploadDeformableSurfaces(const World& world, int selectedBody);
   void drawInstances(GLuint program, bool includePlanes);
   void drawBackground(const Eigen::Matrix4f& viewProjection);
   void drawDebugOverlay(const World& world, const RenderOptions& options, const Eigen::Matrix4f& viewProjection);
@@ -287,6 +333,22 @@ void Renderer::Impl::uploadInstances() {
   }
 }
 
+void Renderer::Impl::uploadDeformableSurfaces(const World& world, int selectedBody) {
+  const int count = world.deformableBodyCount();
+  while (static_cast<int>(deformableMeshes.size()) < count) deformableMeshes.push_back(createBuffers(MeshData{}));
+  deformableDrawn.assign(deformableMeshes.size(), 0);
+  deformableBounds.clear();
+  const std::vector<Body>& bodies = world.bodies();
+  for (int i = 0; i < count; ++i) {
+    const DeformableMeshView mesh = world.deformableBody(i);
+    if (!buildDeformableSurface(mesh, deformableSurface)) continue;
+    const Body& body = bodies[static_cast<std::size_t>(mesh.body)];
+    uploadDeformableSurface(deformableMeshes[i], deformableSurface, deformableInstance(body, mesh.body, selectedBody));
+    deformableDrawn[i] = 1;
+    deformableBounds.push_back({mesh.body, deformableSurface.bounds});
+  }
+}
+
 void Renderer::Impl::drawInstances(GLuint program, bool includePlanes) {
   glUseProgram(program);
   for (int kind = 0; kind < kMeshKindCount; ++kind) {
@@ -296,11 +358,15 @@ void Renderer::Impl::drawInstances(GLuint program, bool includePlanes) {
   }
   for (const GeometryInstances& batch : instances.byGeometry)
     drawBatch(geometryMeshes.at(batch.geometry.get()).second, batch.instances.size());
+  for (std::size_t i = 0; i < deformableMeshes.size(); ++i)
+    if (deformableDrawn[i]) drawBatch(deformableMeshes[i], 1);
   glBindVertexArray(0);
 }
 
 std::optional<Renderer::Impl::ShadowFrame> Renderer::Impl::drawShadowMap(const std::vector<Body>& bodies) {
-  const std::optional<Bounds> casters = shadowCasterBounds(bodies);
+  // The deformed surfaces may reach past their undeformed shapes, which shadowCasterBounds sees.
+  std::optional<Bounds> casters = shadowCasterBounds(bodies);
+  for (const DeformableBounds& d : deformableBounds) casters ? casters->extend(d.bounds) : void(casters = d.bounds);
   if (!casters) return std::nullopt;
   // An orthographic light frustum around the casters' bounding sphere, reaching well past them
   // so the ground they stand on is inside its depth range.
@@ -316,8 +382,8 @@ std::optional<Renderer::Impl::ShadowFrame> Renderer::Impl::drawShadowMap(const s
   glViewport(0, 0, shadowMapSize, shadowMapSize);
   glClear(GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
-  // Faces turned away from the light lie behind the ones facing it: boxes and spheres are closed,
-  // and a capsule's open cylinder is capped by its end spheres.
+  // Faces turned away from the light lie behind the ones facing it: boxes, spheres and deformable
+  // surfaces are closed, and a capsule's open cylinder is capped by its end spheres.
   glEnable(GL_CULL_FACE);
   glCullFace(GL_BACK);
   glEnable(GL_POLYGON_OFFSET_FILL);
@@ -349,7 +415,7 @@ void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& o
                                       const Eigen::Matrix4f& viewProjection) {
   debugGeometry.clear();
   if (options.debugOverlay) world.debugDraw(debugGeometry, options.debug);
-  addSelectionOutline(world.bodies(), options.selectedBody, debugGeometry);
+  addSelectionOutline(world.bodies(), deformableBounds, options.selectedBody, debugGeometry);
   const auto& lines = debugGeometry.lineVertices();
   const auto& points = debugGeometry.pointVertices();
   if (lines.empty() && points.empty()) return;
@@ -406,6 +472,7 @@ Renderer::~Renderer() {
   impl_->deleteTargets();
   for (const MeshBuffers& mesh : impl_->meshes) deleteBuffers(mesh);
   for (const auto& [key, geometryMesh] : impl_->geometryMeshes) deleteBuffers(geometryMesh.second);
+  for (const MeshBuffers& mesh : impl_->deformableMeshes) deleteBuffers(mesh);
   glDeleteBuffers(1, &impl_->debugBuffer);
   const GLuint vertexArrays[] = {impl_->debugVertexArray, impl_->emptyVertexArray};
   glDeleteVertexArrays(2, vertexArrays);
@@ -452,6 +519,7 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
                                         r.height / (2.0 * std::tan(0.5 * OrbitCamera::kVerticalFovRadians)));
     if (const std::optional<Instance> floor = floorInstance(world.bodies())) r.instances[MeshKind::Quad].push_back(*floor);
     r.uploadInstances();
+    r.uploadDeformableSurfaces(world, options.selectedBody);
     if (options.shadows) {
       r.resizeShadowMap(std::clamp(options.shadowMapSize, 16, static_cast<int>(r.maxImageSize)));
       shadow = r.drawShadowMap(world.bodies());

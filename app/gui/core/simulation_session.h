@@ -17,14 +17,16 @@ namespace contactlab::app {
 struct StepSample {
   int step = 0;
   double time = 0.0;
-  int iterations = 0;
+  int iterations = 0;          // the rigid solve's
   double residual = 0.0;
   bool converged = false;
   int rollbacks = 0;
-  double kinetic = 0.0, potential = 0.0, total = 0.0;
+  double kinetic = 0.0, potential = 0.0, total = 0.0;  // total: kinetic + potential + elastic
   int contacts = 0;
   double maxPenetration = 0.0;
   double collisionMs = 0.0, assemblyMs = 0.0, solveMs = 0.0, integrateMs = 0.0, stabilizeMs = 0.0, stepMs = 0.0;
+  double elastic = 0.0;    // of the deformable bodies (0 without them)
+  int crIterations = 0;    // the deformable bodies' CR solve (StepMetrics::deformable)
 };
 
 // Per-step samples; the most recent `capacity` are kept.

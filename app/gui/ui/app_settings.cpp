@@ -45,7 +45,8 @@ json toJson(const AppSettings& s) {
         {"pgs_sm_pgs_sweeps", s.world.solver.pgsSm.pgsSweeps},
         {"pgs_sm_subspace_steps", s.world.solver.pgsSm.subspaceSteps},
         {"modulus_alpha", s.world.solver.modulus.alpha},
-        {"modulus_gamma", s.world.solver.modulus.gamma}}},
+        {"modulus_gamma", s.world.solver.modulus.gamma},
+        {"deformable_solver", s.world.deformable.solver}}},
       {"view",
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
@@ -109,6 +110,7 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.world.solver.pgsSm.subspaceSteps = v.value("pgs_sm_subspace_steps", s.world.solver.pgsSm.subspaceSteps);
     s.world.solver.modulus.alpha = v.value("modulus_alpha", s.world.solver.modulus.alpha);
     s.world.solver.modulus.gamma = v.value("modulus_gamma", s.world.solver.modulus.gamma);
+    s.world.deformable.solver = v.value("deformable_solver", s.world.deformable.solver);
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

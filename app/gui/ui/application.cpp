@@ -524,10 +524,15 @@ void Application::handleMouse() {
   const bool overPanels = io.WantCaptureMouse;
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && !overPanels) {
     if (io.KeyCtrl || io.KeyShift) {
-      const auto hit = render::pickBody(world.bodies(), camera_.rayThroughPixel(mx, my, width, height));
+      const auto hit = render::pickBody(world, camera_.rayThroughPixel(mx, my, width, height));
       if (hit) {
         viewOptions_.selectedBody = hit->body;
-        drag_.begin(world, hit->body, hit->point, camera_.eye());
+        // A deformable body is Static to the rigid pipeline, which applyImpulse serves: selected only.
+        if (world.bodies()[static_cast<std::size_t>(hit->body)].isDeformable()) {
+          reportStatus("deformable bodies cannot be pulled with the mouse");
+        } else {
+          drag_.begin(world, hit->body, hit->point, camera_.eye());
+        }
       }
       return;
     }
@@ -542,7 +547,7 @@ void Application::handleMouse() {
       if (leftDragged_) camera_.orbit(io.MouseDelta.x, io.MouseDelta.y);
     } else {
       if (!leftDragged_) {
-        const auto hit = render::pickBody(world.bodies(), camera_.rayThroughPixel(mx, my, width, height));
+        const auto hit = render::pickBody(world, camera_.rayThroughPixel(mx, my, width, height));
         viewOptions_.selectedBody = hit ? hit->body : -1;
       }
       leftPressInView_ = false;

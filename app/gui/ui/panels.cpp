@@ -253,6 +253,21 @@ void Application::drawSolverPanel() {
     changed = true;
   }
   helpMarker("Bounding volumes of the mesh bodies' trees: k-sided discrete oriented polytopes.");
+  // The deformable bodies' own solve, a conjugate-residual method of its own beside the rigid solver.
+  if (session_.hasWorld() && session_.world().deformableBodyCount() > 0) {
+    DeformableSolverSettings& d = world.deformable;
+    if (ImGui::BeginCombo("deformable", d.solver.c_str())) {
+      for (const auto& description : deformableSolverNames()) {
+        if (ImGui::Selectable(description.name.c_str(), description.name == d.solver)) {
+          d.solver = description.name;
+          changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", description.summary.c_str());
+      }
+      ImGui::EndCombo();
+    }
+    helpMarker("Solver of the deformable bodies' contact problem (conjugate residuals), and its preconditioner.");
+  }
   if (changed) {
     if (auto error = session_.setSettings(world)) reportError(*error);
   }
@@ -376,14 +391,26 @@ void Application::drawPlotsPanel() {
            {PlotSeries{"last solve (" + std::to_string(solve.iterations) + " it)",
                        iota(solve.residualHistory.size()), solve.residualHistory, blue}},
            options);
+  const bool deformables = session_.hasWorld() && session_.world().deformableBodyCount() > 0;
+  if (deformables) {
+    const DeformableSolveReport& cr = session_.world().lastMetrics().deformable;
+    options.xLabel = "CR iteration";
+    options.yLabel = "||r||";
+    drawPlot("cr_residual_last_step",
+             {PlotSeries{"deformable, last step (" + std::to_string(cr.iterations) + " it)",
+                         iota(cr.residualHistory.size()), cr.residualHistory, green}},
+             options);
+    options.xLabel = "iteration";
+  }
 
   const std::vector<double> steps = history.values(&StepSample::step);
   const std::vector<double> time = history.values(&StepSample::time);
   options.logY = false;
   options.xLabel = "step";
   options.yLabel = "iterations";
-  drawPlot("iterations_per_step", {PlotSeries{"iterations", steps, history.values(&StepSample::iterations), blue}},
-           options);
+  std::vector<PlotSeries> iterations = {PlotSeries{"iterations", steps, history.values(&StepSample::iterations), blue}};
+  if (deformables) iterations.push_back(PlotSeries{"CR iterations", steps, history.values(&StepSample::crIterations), green});
+  drawPlot("iterations_per_step", iterations, options);
   options.logY = true;
   options.yLabel = "residual";
   drawPlot("residual_per_step", {PlotSeries{"final residual", steps, history.values(&StepSample::residual), orange}},
@@ -392,10 +419,11 @@ void Application::drawPlotsPanel() {
   options.integerX = false;
   options.xLabel = "time [s]";
   options.yLabel = "energy [J]";
-  drawPlot("energy", {PlotSeries{"kinetic", time, history.values(&StepSample::kinetic), blue},
-                      PlotSeries{"potential", time, history.values(&StepSample::potential), orange},
-                      PlotSeries{"total", time, history.values(&StepSample::total), white}},
-           options);
+  std::vector<PlotSeries> energy = {PlotSeries{"kinetic", time, history.values(&StepSample::kinetic), blue},
+                                    PlotSeries{"potential", time, history.values(&StepSample::potential), orange}};
+  if (deformables) energy.push_back(PlotSeries{"elastic", time, history.values(&StepSample::elastic), green});
+  energy.push_back(PlotSeries{"total", time, history.values(&StepSample::total), white});
+  drawPlot("energy", energy, options);
   options.yLabel = "contacts";
   drawPlot("contacts", {PlotSeries{"contacts", time, history.values(&StepSample::contacts), green}}, options);
 
@@ -447,6 +475,15 @@ void Application::drawProfilerPanel() {
   const bool solved = m.contacts > 0 && m.solve.iterations > 0;
   ImGui::Text("%d bodies, %d contacts, %d iteration%s%s", m.bodies, m.contacts, m.solve.iterations,
               m.solve.iterations == 1 ? "" : "s", solved && !m.solve.converged() ? " (not converged)" : "");
+  if (session_.world().deformableBodyCount() > 0) {
+    const DeformableSolveReport& cr = m.deformable;
+    // Before the first step there was no CR solve to converge.
+    const bool crSolved = session_.world().stepCount() > 0;
+    ImGui::Text("deformable: %d constraints, %d CR iteration%s%s", m.deformableConstraints, cr.iterations,
+                cr.iterations == 1 ? "" : "s", crSolved && !cr.converged() ? " (not converged)" : "");
+    ImGui::Text("  %d active-set changes, %d re-linearizations", cr.activeSetChanges, cr.relinearizations);
+    ImGui::Text("  elastic energy %.4g J", m.elasticEnergy);
+  }
 }
 
 // A small window at the bottom of the 3D view, there while a body is selected.
@@ -472,8 +509,18 @@ void Application::drawInspectorWindow() {
     ++contacts;
     normalImpulse += c.lambda[0];
   }
-  ImGui::Text("#%d %s  (%s)", index, b.name.empty() ? "(unnamed)" : b.name.c_str(), shapeKindName(kindOf(b.shape)));
-  ImGui::Text("mass      %.4g kg", b.mass);
+  ImGui::Text("#%d %s  (%s%s)", index, b.name.empty() ? "(unnamed)" : b.name.c_str(), b.isDeformable() ? "deformable " : "",
+              shapeKindName(kindOf(b.shape)));
+  if (b.isDeformable()) {
+    // Its pose and velocities summarize its nodes (Body::deformable); the mesh says the rest.
+    const DeformableMeshView mesh = world.deformableBody(b.deformable);
+    const std::vector<double> stress = world.deformableStress(b.deformable);
+    const double maxStress = stress.empty() ? 0.0 : *std::max_element(stress.begin(), stress.end());
+    ImGui::Text("mesh      %zu nodes, %zu tetrahedra", mesh.positions.size(), mesh.tetrahedra.size());
+    ImGui::Text("stress    %.4g Pa (largest von Mises)", maxStress);
+  } else {
+    ImGui::Text("mass      %.4g kg", b.mass);
+  }
   ImGui::Text("position  %8.3f %8.3f %8.3f m", b.position.x(), b.position.y(), b.position.z());
   ImGui::Text("velocity  %8.3f %8.3f %8.3f m/s", b.velocity.x(), b.velocity.y(), b.velocity.z());
   ImGui::Text("ang. vel. %8.3f %8.3f %8.3f rad/s", b.angularVelocity.x(), b.angularVelocity.y(),
@@ -481,6 +528,8 @@ void Application::drawInspectorWindow() {
   ImGui::Text("contacts  %d, total normal impulse %.4g N s", contacts, normalImpulse);
   if (drag_.active()) {
     ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dragging (release the mouse to let go)");
+  } else if (b.isDeformable()) {
+    ImGui::TextDisabled("Deformable bodies cannot be pulled; Esc clears the selection.");
   } else {
     ImGui::TextDisabled("Ctrl+drag pulls it; Esc clears the selection.");
   }
@@ -509,7 +558,7 @@ void Application::drawHelpWindow() {
         {"Right or middle drag", "pan"},
         {"Wheel", "zoom"},
         {"Left click", "select a body (inspector)"},
-        {"Ctrl or Shift + left drag", "pull the body under the mouse"},
+        {"Ctrl or Shift + left drag", "pull the rigid body under the mouse"},
     };
     if (ImGui::BeginTable("controls", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
       for (const auto& [key, action] : kControls) {

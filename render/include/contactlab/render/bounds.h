@@ -18,9 +18,11 @@ struct Bounds {
 // Bounds of a shape placed at position/orientation; none for planes (unbounded).
 std::optional<Bounds> shapeBounds(const Shape& shape, const Vec3& position, const Quat& orientation);
 
-// What "fit to scene" frames: the dynamic bodies down to the static surface under them (z up: the
-// ground or floor they will fall onto), or every bounded body when there is no dynamic one; none
-// when nothing is bounded. Bodies with a non-finite state are skipped.
+// What "fit to scene" frames: the moving bodies (dynamic or deformable, movesInScene) down to the
+// static surface under them (z up: the ground or floor they will fall onto), or every bounded body
+// when there is none; none when nothing is bounded. Bodies with a non-finite state are skipped. A
+// deformable body counts by its undeformed shape at its summary pose (Body::deformable), close
+// enough to frame it.
 std::optional<Bounds> framingBounds(const std::vector<Body>& bodies);
 
 // What the shadow map covers: every moving body, and the static bodies no larger than

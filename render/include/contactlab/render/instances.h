@@ -55,12 +55,21 @@ std::optional<Instance> floorInstance(const std::vector<Body>& bodies);
 // Dynamic bodies: distinct hues stepping round the colour wheel by the golden ratio; static bodies
 // light grey; kinematic bodies slate blue.
 Color bodyColor(int bodyIndex, MotionType motion);
+// Whether a body moves in the scene: a dynamic one, or a deformable one (which the rigid pipeline
+// holds Static, Body::deformable). These take the dynamic colours, can be selected, and are framed.
+inline bool movesInScene(const Body& body) { return body.isDynamic() || body.isDeformable(); }
 // A sleeping body's colour (Body::asleep): its own, visibly dimmer and greyer.
 Color sleepingColor(const Color& awake);
 
-// Fills batches (cleared first) with every body: a box or sphere is one instance, a capsule a
-// cylinder and two spheres, a plane one quad, a mesh body one instance of its geometry. Bodies with a non-finite state are skipped.
+// Fills batches (cleared first) with every rigid body: a box or sphere is one instance, a capsule a
+// cylinder and two spheres, a plane one quad, a mesh body one instance of its geometry. Bodies with a
+// non-finite state are skipped, and so are deformable bodies: their shape is the undeformed solid's,
+// and they are drawn by their surface instead (deformableInstance, deformable_surface.h).
 void buildInstances(const std::vector<Body>& bodies, int selectedBody, InstanceBatches& batches);
+
+// The one instance a deformable body's surface is drawn with: the identity placement (its vertices
+// are in world coordinates already), in the colour and style buildInstances gives a dynamic body.
+Instance deformableInstance(const Body& body, int bodyIndex, int selectedBody);
 
 // Level of detail: moves the sphere instances whose radius on screen is below maxRadiusPixels to
 // the SmallSphere batch (order kept). focalPixels is the image height over 2 tan(vertical fov / 2).

@@ -5,6 +5,7 @@
 
 #include "contactlab/body.h"
 #include "contactlab/render/camera.h"
+#include "contactlab/world.h"
 
 namespace contactlab::render {
 
@@ -18,8 +19,12 @@ struct BodyHit {
 // (a ray starting inside a shape hits it at distance 0). Planes never hit.
 std::optional<double> intersectShape(const Shape& shape, const Vec3& position, const Quat& orientation, const Ray& ray);
 
-// Nearest hit among the dynamic bodies (boxes, spheres, capsules); static and kinematic bodies and
-// planes are not pickable.
+// Nearest hit among the dynamic rigid bodies (boxes, spheres, capsules, meshes); static and
+// kinematic bodies, planes and deformable bodies are not pickable here.
 std::optional<BodyHit> pickBody(const std::vector<Body>& bodies, const Ray& ray);
+
+// The same, and the world's deformable bodies too, through their deformed surfaces (as drawn; not
+// their Body::shape, the undeformed solid's).
+std::optional<BodyHit> pickBody(const World& world, const Ray& ray);
 
 }  // namespace contactlab::render

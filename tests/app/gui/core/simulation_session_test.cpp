@@ -260,6 +260,46 @@ TEST(SimulationSession, LiveSettingsAreValidatedAndKeptAcrossLoads) {
   EXPECT_DOUBLE_EQ(session.world().dt(), buildBuiltinScene("bounce", {}, 1).dt);
 }
 
+// A soft cube on a static slab, with the beam of the app's checks pinned at one end above it.
+constexpr const char* kSoftScene =
+    R"({"dt": 0.001, "bodies": [)"
+    R"({"name": "ground", "shape": "box", "size": [2, 2, 0.2], "position": [0, 0, -0.1], "static": true},)"
+    R"({"name": "soft", "shape": "box", "size": [0.2, 0.2, 0.2], "position": [0, 0, 0.1005], "deformable": {}},)"
+    R"({"name": "beam", "shape": "box", "size": [0.8, 0.1, 0.1], "position": [0.6, 0, 0.6],)"
+    R"( "deformable": {"youngs_modulus": 2e5, "pinned": {"min": [0.15, -1, -1], "max": [0.21, 1, 2]}}}]})";
+
+TEST(SimulationSession, SwitchingTheDeformableSolverChangesTheNextCrCurve) {
+  const test::TemporaryDirectory scratch;
+  const std::string path = scratch.write("soft.json", kSoftScene);
+  SimulationSession full, diag;
+  ASSERT_EQ(full.load(SceneSource::file(path)), std::nullopt);
+  ASSERT_EQ(diag.load(SceneSource::file(path)), std::nullopt);
+  ASSERT_EQ(full.world().deformableBodyCount(), 2);
+  ASSERT_EQ(full.step(20), std::nullopt);
+  ASSERT_EQ(diag.step(20), std::nullopt);
+  EXPECT_EQ(full.world().lastMetrics().deformable.residualHistory, diag.world().lastMetrics().deformable.residualHistory);
+
+  WorldSettings settings = diag.settings();
+  settings.deformable.solver = "cr-diag";
+  ASSERT_EQ(diag.setSettings(settings), std::nullopt);
+  ASSERT_EQ(full.step(1), std::nullopt);
+  ASSERT_EQ(diag.step(1), std::nullopt);
+  const DeformableSolveReport& a = full.world().lastMetrics().deformable;
+  const DeformableSolveReport& b = diag.world().lastMetrics().deformable;
+  ASSERT_GT(a.iterations, 0);
+  EXPECT_EQ(static_cast<int>(a.residualHistory.size()), a.iterations);
+  EXPECT_NE(a.residualHistory, b.residualHistory) << "the preconditioner changes the CR iterates";
+  settings.deformable.solver = "no-such-solver";
+  EXPECT_TRUE(diag.setSettings(settings).has_value());
+  EXPECT_EQ(diag.world().settings().deformable.solver, "cr-diag");
+
+  // The history has the CR iterations and the elastic energy, which the total includes.
+  const StepSample& last = full.history().samples().back();
+  EXPECT_EQ(last.crIterations, a.iterations);
+  EXPECT_GT(last.elastic, 0.0) << "the beam bends";
+  EXPECT_DOUBLE_EQ(last.total, last.kinetic + last.potential + last.elastic);
+}
+
 TEST(SimulationSession, SavedStateLoadsBackWithTheSameBodies) {
   SimulationSession session;
   ASSERT_EQ(session.load(SceneSource::builtin("tower")), std::nullopt);
@@ -299,7 +339,7 @@ TEST(SimulationSession, HistoryCsvReadsBackExactly) {
   const auto rows = readCsv(path);
   ASSERT_EQ(rows.size(), 7u);
   const std::vector<std::string>& header = rows[0];
-  ASSERT_EQ(header.size(), 17u);
+  ASSERT_EQ(header.size(), 19u);
   EXPECT_EQ(header[0], "step");
   EXPECT_EQ(header[3], "residual");
   EXPECT_EQ(header[8], "total_energy");
@@ -318,6 +358,8 @@ TEST(SimulationSession, HistoryCsvReadsBackExactly) {
     EXPECT_EQ(number(row[8]), samples[i].total);
     EXPECT_EQ(std::stoi(row[9]), samples[i].contacts);
     EXPECT_EQ(number(row[16]), samples[i].stepMs);
+    EXPECT_EQ(number(row[17]), samples[i].elastic);
+    EXPECT_EQ(std::stoi(row[18]), samples[i].crIterations);
   }
 }
 
