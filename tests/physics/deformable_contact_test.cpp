@@ -83,6 +83,24 @@ TEST(DeformableContact, BallThrownAtAThinPlateStaysAboveItAndComesToRest) {
   EXPECT_NEAR(world.bodies()[1].position.z(), 0.1, 0.01) << "at rest on the plate";
 }
 
+TEST(DeformableContact, ThinRigidPostHoldsABlockBetweenItsVertices) {
+  // A 2 cm post under the middle of a 0.2 m block whose bottom face is a 3 x 3 grid of 6.7 cm cells
+  // (at this max_tet_volume): no block vertex is above the post, only its corners against the
+  // block's faces hold it.
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc post = test::box(Vec3(0.02, 0.02, 0.3), Vec3(0, 0, 0.15));
+  post.motion = MotionType::Static;
+  BodyDesc block = test::box(Vec3::Constant(0.2), Vec3(0, 0, 0.405));
+  block.deformable = DeformableDesc{};
+  block.deformable->dampingStiffness = 0.01;
+  block.deformable->maxTetVolume = 1e-4;
+  scene.bodies = {test::staticGround(), post, block};
+  World world(scene);
+  test::runFor(world, 0.3);
+  EXPECT_NEAR(world.bodies()[2].position.z(), 0.4, 0.005) << "the post went into the block";
+}
+
 // At full size (0.2 m) and at a tenth of it, where FEM engines' users report friction errors.
 class DeformableIncline : public ::testing::TestWithParam<double> {};
 

@@ -1,21 +1,59 @@
 #include "deformable/deformable_contacts.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
+#include "collision/box_geometry.h"
 #include "collision/segment_geometry.h"
+#include "collision/triangle_geometry.h"
 #include "deformable/rigid_surface_query.h"
 #include "geometry/shape_geometry.h"
 
 namespace contactlab {
 
+namespace deformable_contacts_impl {
+
+// A box's corners and a mesh's vertices, world, at the body's pose; other shapes have none.
+std::vector<Vec3> rigidVertices(const Body& body) {
+  std::vector<Vec3> vertices;
+  const Pose pose{body.position, body.rotation()};
+  if (const auto* box = std::get_if<BoxShape>(&body.shape))
+    for (int i = 0; i < 8; ++i) vertices.push_back(boxVertex(*box, pose, i));
+  if (const auto* mesh = std::get_if<MeshShape>(&body.shape))
+    for (const Vec3& x : mesh->geometry->surface.vertices) vertices.push_back(pose.position + pose.rotation * x);
+  return vertices;
+}
+
+// Barycentric weights of a point q of triangle abc's plane.
+Vec3 barycentric(const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 e0 = b - a, e1 = c - a, d = q - a;
+  const double d00 = e0.dot(e0), d01 = e0.dot(e1), d11 = e1.dot(e1), d20 = d.dot(e0), d21 = d.dot(e1);
+  const double denominator = d00 * d11 - d01 * d01;
+  if (!(denominator > 0.0)) return Vec3(1.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0);
+  const double wb = (d11 * d20 - d01 * d21) / denominator, wc = (d00 * d21 - d01 * d20) / denominator;
+  return Vec3(1.0 - wb - wc, wb, wc);
+}
+
+Mat3 frameAround(const Vec3& n) {
+  const Vec3 t1 = anyPerpendicular(n).normalized();
+  Mat3 frame;
+  frame << n, t1, n.cross(t1);
+  return frame;
+}
+
+}  // namespace deformable_contacts_impl
+
 void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles,
                                     const MeshModelCache& meshes, const std::vector<SurfaceNode>& surface,
-                                    const Eigen::VectorXd& positions, const Eigen::VectorXd& velocities,
-                                    const Vec3& gravity, DeformableProblem& problem) {
+                                    const std::vector<SurfaceFaces>& faces, const Eigen::VectorXd& positions,
+                                    const Eigen::VectorXd& velocities, const Vec3& gravity,
+                                    DeformableProblem& problem) {
   bodies_ = &bodies;
   meshes_ = &meshes;
   obstacles_ = obstacles;
   surface_ = surface;
+  faces_ = faces;
   positions_ = positions;
   dt_ = problem.dt;
   candidates_.clear();
@@ -39,6 +77,76 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
     candidate.constrained = true;
     addConstraint(candidate.surface, candidate.body, c, problem);
   }
+  deformableBounds_.clear();
+  for (const SurfaceFaces& body : faces_) {
+    Aabb box{Vec3::Constant(std::numeric_limits<double>::infinity()), Vec3::Constant(-std::numeric_limits<double>::infinity())};
+    for (const auto& face : body.faces)
+      for (const int node : face) {
+        box.lower = box.lower.cwiseMin(positions_.segment<3>(3 * node));
+        box.upper = box.upper.cwiseMax(positions_.segment<3>(3 * node));
+      }
+    deformableBounds_.push_back(box);
+  }
+  maxReach_ = kMargin;
+  for (const double r : reach_) maxReach_ = std::max(maxReach_, r);
+  addRigidVertexConstraints(problem);
+}
+
+void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& problem) {
+  using deformable_contacts_impl::rigidVertices;
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_.size());
+  for (const int b : obstacles_) {
+    const std::vector<Vec3> vertices = rigidVertices((*bodies_)[b]);
+    for (int d = 0; d < static_cast<int>(faces_.size()); ++d) {
+      const Aabb near = deformableBounds_[d].inflated(maxReach_);
+      for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
+        DeformableConstraint c;
+        if (!near.contains(vertices[i]) || !linearizeRigidVertex(b, vertices[i], d, still, 0.0, maxReach_, c)) continue;
+        problem.constraints.push_back(c);
+        pairs_.push_back({-1, b, i, d});
+      }
+    }
+  }
+}
+
+bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v,
+                                                   double w, double reach, DeformableConstraint& out) const {
+  using namespace deformable_contacts_impl;
+  const auto at = [&](int node) { return Vec3(positions_.segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  double nearest = reach;
+  int best = -1;
+  TrianglePoint bestPoint{};
+  for (int f = 0; f < static_cast<int>(faces_[d].faces.size()); ++f) {
+    const auto& face = faces_[d].faces[f];
+    const TrianglePoint q = closestPointOnTriangle(vertex, at(face[0]), at(face[1]), at(face[2]));
+    const double distance = (vertex - q.point).norm();
+    if (distance <= nearest) {
+      nearest = distance;
+      best = f;
+      bestPoint = q;
+    }
+  }
+  if (best < 0) return false;
+  const auto& face = faces_[d].faces[best];
+  const Vec3 a = at(face[0]), b = at(face[1]), c = at(face[2]);
+  const Vec3 faceNormal = (b - a).cross(c - a).normalized();
+  const Vec3 away = vertex - bestPoint.point;
+  // Beside an edge or a corner the normal is the direction to the vertex, if the vertex is outside.
+  const Vec3 n = !bestPoint.interior && away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
+  const Vec3 weights = barycentric(bestPoint.point, a, b, c);
+  // The face point at the step's start with these weights: the constraint n . (p - q - dt sum w v) >= 0.
+  const Vec3 start = weights[0] * positions_.segment<3>(3 * face[0]) + weights[1] * positions_.segment<3>(3 * face[1]) +
+                     weights[2] * positions_.segment<3>(3 * face[2]);
+  out.frame = frameAround(n);
+  out.node = {face[0], face[1], face[2], -1};
+  out.weight = {-weights[0], -weights[1], -weights[2], 0.0};
+  out.cn = -n.dot(vertex - start);
+  // Sticking: the face point moves with the rigid vertex, -dt (t . sum w v) = -dt (t . u).
+  const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], vertex);
+  out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
+  out.mu = std::sqrt(faces_[d].mu * (*bodies_)[body].mu);
+  out.similarity = 1.0;  // one constraint per rigid vertex and body: the nearest face only
+  return true;
 }
 
 bool DeformableRigidContacts::linearize(int s, int body, const Vec3& linearizationPoint, double reach,
@@ -47,8 +155,7 @@ bool DeformableRigidContacts::linearize(int s, int body, const Vec3& linearizati
   const auto nearest = nearestRigidSurfacePoint(rigid, *meshes_, linearizationPoint, reach);
   if (!nearest) return false;
   const Vec3 n = nearest->normal;
-  const Vec3 t1 = anyPerpendicular(n).normalized();
-  out.frame << n, t1, n.cross(t1);
+  out.frame = deformable_contacts_impl::frameAround(n);
   out.node = {surface_[s].node, -1, -1, -1};
   out.weight = {1.0, 0.0, 0.0, 0.0};
   out.cn = n.dot(linearizationPoint - position(s)) - nearest->distance;
@@ -62,7 +169,7 @@ bool DeformableRigidContacts::linearize(int s, int body, const Vec3& linearizati
 
 void DeformableRigidContacts::addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem) {
   problem.constraints.push_back(c);
-  pairs_.push_back({s, body});
+  pairs_.push_back({s, body, -1, -1});
 }
 
 int DeformableRigidContacts::addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) {
@@ -92,21 +199,30 @@ int DeformableRigidContacts::relinearize(const Eigen::VectorXd& v, const std::ve
     if (!active[k]) continue;
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
-    const Vec3 start = position(pair.surface);
-    const Vec3 move = dt_ * v.segment<3>(3 * surface_[pair.surface].node);
-    const double reach = move.norm() + reach_[pair.surface];
+    const bool rigidVertex = pair.rigidVertex >= 0;
+    const Vec3 vertex = rigidVertex ? deformable_contacts_impl::rigidVertices((*bodies_)[pair.body])[pair.rigidVertex] : Vec3::Zero();
+    const Vec3 start = rigidVertex ? Vec3::Zero() : position(pair.surface);
+    double longestMove = 0.0;
+    for (const int node : current.node)
+      if (node >= 0) longestMove = std::max(longestMove, dt_ * v.segment<3>(3 * node).norm());
+    const Vec3 move = rigidVertex ? Vec3::Zero() : Vec3(dt_ * v.segment<3>(3 * surface_[pair.surface].node));
+    const double reach = longestMove + (rigidVertex ? maxReach_ : reach_[pair.surface]);
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.
     DeformableConstraint next;
     bool found = false;
     for (double w = 1.0; w > 1.0 / 64.0; w *= 0.5) {
-      if (!linearize(pair.surface, pair.body, start + w * move, reach, next)) break;
+      const bool linearized = rigidVertex ? linearizeRigidVertex(pair.body, vertex, pair.deformable, v, w, reach, next)
+                                          : linearize(pair.surface, pair.body, start + w * move, reach, next);
+      if (!linearized) break;
       found = next.frame.col(0).dot(current.frame.col(0)) >= std::cos(kMostNormalTurn);
       if (found) break;
     }
     if (!found) continue;
+    double weightChange = 0.0;
+    for (int i = 0; i < 4; ++i) weightChange += std::abs(next.weight[i] - current.weight[i]) + (next.node[i] != current.node[i]);
     const double change = std::abs(next.cn - current.cn) + (next.ct - current.ct).norm() +
-                          (next.frame.col(0) - current.frame.col(0)).norm() * move.norm();
+                          ((next.frame.col(0) - current.frame.col(0)).norm() + weightChange) * longestMove;
     if (change <= tolerance_) continue;
     next.mu = current.mu;
     next.similarity = current.similarity;

@@ -1,7 +1,12 @@
 #pragma once
-// Constraints of deformable surface vertices against static and kinematic rigid bodies (Verschoor &
-// Jalba sec. 2.3 and 5), and the ConstraintUpdater through which the CR solve extends and
-// re-linearizes them (Alg. 1, lines 25 and 27).
+// Constraints between deformable surfaces and static and kinematic rigid bodies (Verschoor & Jalba
+// sec. 2.3 and 5), and the ConstraintUpdater through which the CR solve extends and re-linearizes
+// them (Alg. 1, lines 25 and 27). Two kinds:
+// - a deformable surface vertex against the rigid body's surface (below);
+// - a rigid body's vertex (a box's corners, a mesh's vertices) against the nearest face of a
+//   deformable surface, the paper's vertex-face pair with the rigid side as the vertex: the face
+//   point q = sum w_i x_i with outward normal n stays behind the vertex p at the end of the step,
+//   n . (p - q - dt sum w_i v_i) >= 0, i.e. weights -w_i on the face's nodes and c_n = -d.
 //
 // A vertex x_m against rigid body B at its pose at the end of the step: with p, n, d the nearest
 // point of B's surface to a linearization point x_w, its outward normal and signed distance,
@@ -9,9 +14,11 @@
 // and friction rows along t1, t2 with c_t = dt (t1, t2) . u_p, the surface's own travel (zero on
 // static bodies), so that a sticking vertex moves with the surface. x_w = x_m at first; re-linearizing
 // moves it towards the end position (eq. 21).
+#include <array>
 #include <vector>
 
 #include "collision/mesh_model.h"
+#include "geometry/shape_geometry.h"
 #include "contactlab/body.h"
 #include "problem/deformable_problem.h"
 
@@ -23,10 +30,19 @@ class DeformableRigidContacts final : public ConstraintUpdater {
     int node = 0;     // global node index in the deformable problem
     double mu = 0.0;  // the deformable body's friction coefficient
   };
-  // Which constraint is which: the surface vertex (index into the surface list) and the rigid body.
+  // A deformable body's boundary faces (global node indices, counter-clockwise from outside).
+  struct SurfaceFaces {
+    std::vector<std::array<int, 3>> faces;
+    double mu = 0.0;
+  };
+  // Which constraint is which: a surface vertex (index into the surface list) against a rigid body,
+  // or a rigid body's vertex against the faces of deformable body `deformable`.
   struct Pair {
-    int surface = 0;
+    int surface = -1;
     int body = 0;
+    int rigidVertex = -1;
+    int deformable = -1;
+    auto operator<=>(const Pair&) const = default;
   };
 
   // Largest turn of a constraint's normal in one re-linearization (sec. 3.3: "say, 15 degrees").
@@ -43,9 +59,11 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   // solver). `obstacles` are the indices of the static and kinematic rigid bodies; `positions` and
   // `velocities` the nodes' at the start of the step (3 per node); `meshes` must hold the models of
   // the obstacles' meshes.
+  // `faces` per deformable body, for the rigid vertices.
   void begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles, const MeshModelCache& meshes,
-             const std::vector<SurfaceNode>& surface, const Eigen::VectorXd& positions,
-             const Eigen::VectorXd& velocities, const Vec3& gravity, DeformableProblem& problem);
+             const std::vector<SurfaceNode>& surface, const std::vector<SurfaceFaces>& faces,
+             const Eigen::VectorXd& positions, const Eigen::VectorXd& velocities, const Vec3& gravity,
+             DeformableProblem& problem);
 
   int addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) override;
   int relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
@@ -62,6 +80,11 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   // The constraint of surface vertex s against `body` linearized at x_w, or false when x_w is
   // farther than `reach` from the body.
   bool linearize(int s, int body, const Vec3& linearizationPoint, double reach, DeformableConstraint& out) const;
+  // The constraint of rigid vertex `vertex` (world, end of step) of `body` against the nearest face of
+  // deformable body `d` with its nodes at x + w dt v, or false when no face is within `reach`.
+  bool linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v, double w, double reach,
+                            DeformableConstraint& out) const;
+  void addRigidVertexConstraints(DeformableProblem& problem);
   Vec3 position(int s) const { return positions_.segment<3>(3 * surface_[s].node); }
   void addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem);
 
@@ -69,7 +92,10 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   const MeshModelCache* meshes_ = nullptr;
   std::vector<int> obstacles_;
   std::vector<SurfaceNode> surface_;
+  std::vector<SurfaceFaces> faces_;
+  std::vector<Aabb> deformableBounds_;  // per deformable body, its nodes' box at the step's start
   Eigen::VectorXd positions_;
+  double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
   std::vector<Candidate> candidates_;
   std::vector<Pair> pairs_;

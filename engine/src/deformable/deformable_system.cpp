@@ -40,10 +40,6 @@ Mat3 nearestRotation(const Mat3& m) {
   return u * svd.matrixV().transpose();
 }
 
-bool pairLess(const DeformableRigidContacts::Pair& a, const DeformableRigidContacts::Pair& b) {
-  return a.surface != b.surface ? a.surface < b.surface : a.body < b.body;
-}
-
 }  // namespace deformable_system_impl
 
 void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
@@ -92,6 +88,9 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   restCentre /= entry.fem.rest().totalMass;
   for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
   for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
+  DeformableRigidContacts::SurfaceFaces faces{{}, mu};
+  for (const auto& t : entry.boundary.triangles) faces.faces.push_back({numNodes_ + t[0], numNodes_ + t[1], numNodes_ + t[2]});
+  faces_.push_back(std::move(faces));
   numNodes_ += entry.fem.numNodes();
   bodies_.push_back(std::move(entry));
 }
@@ -136,18 +135,17 @@ void DeformableSystem::assemble(double dt, const Vec3& gravity) {
 
 void DeformableSystem::collide(const std::vector<Body>& bodies, const Vec3& gravity) {
   problem_.constraints.clear();
-  contacts_.begin(bodies, obstacles_, meshes_, surface_, positions_, velocities_, gravity, problem_);
+  contacts_.begin(bodies, obstacles_, meshes_, surface_, faces_, positions_, velocities_, gravity, problem_);
 }
 
 void DeformableSystem::solve(ThreadPool* pool) {
-  using deformable_system_impl::pairLess;
   const std::vector<DeformableRigidContacts::Pair>& pairs = contacts_.pairs();
   std::vector<CrConstraintState> states(pairs.size());
   Eigen::VectorXd multipliers = Eigen::VectorXd::Zero(3 * pairs.size());
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto it = std::lower_bound(remembered_.begin(), remembered_.end(), pairs[k],
-                                     [](const Remembered& r, const DeformableRigidContacts::Pair& p) { return pairLess(r.pair, p); });
-    if (it == remembered_.end() || pairLess(pairs[k], it->pair)) continue;
+                                     [](const Remembered& r, const DeformableRigidContacts::Pair& p) { return r.pair < p; });
+    if (it == remembered_.end() || pairs[k] < it->pair) continue;
     states[k] = it->state;
     multipliers.segment<3>(3 * k) = it->multipliers;
   }
@@ -158,7 +156,7 @@ void DeformableSystem::solve(ThreadPool* pool) {
   remembered_.clear();
   for (std::size_t k = 0; k < contacts_.pairs().size(); ++k)
     if (solver_->states()[k].active) remembered_.push_back({contacts_.pairs()[k], solver_->states()[k], solved.segment<3>(3 * k)});
-  std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return pairLess(a.pair, b.pair); });
+  std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
 }
 
 void DeformableSystem::integrate() {
@@ -209,17 +207,23 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
   const std::vector<DeformableRigidContacts::Pair>& pairs = contacts_.pairs();
   for (int k = 0; k < problem_.numConstraints(); ++k) {
     const DeformableConstraint& c = problem_.constraints[k];
-    const DeformableRigidContacts::SurfaceNode& s = surface_[pairs[k].surface];
+    const DeformableRigidContacts::Pair& pair = pairs[k];
+    const int firstNode = c.node[0];
     int entry = 0;
-    while (entry + 1 < numBodies() && bodies_[entry + 1].firstNode <= s.node) ++entry;
+    while (entry + 1 < numBodies() && bodies_[entry + 1].firstNode <= firstNode) ++entry;
     ContactReport r;
-    r.bodyA = pairs[k].body;
+    r.bodyA = pair.body;
     r.bodyB = bodies_[entry].body;
     r.normal = c.frame.col(0);
     r.tangentT = c.frame.col(1);
     r.tangentS = c.frame.col(2);
     r.gap = constraintRowsTimes(problem_, k, velocities_)[0] - c.cn;
-    r.point = bodies_[entry].fem.state().positions[s.node - bodies_[entry].firstNode] - r.gap * r.normal;
+    // The deformable side's point at the end of the step: the vertex, or the face point.
+    Vec3 point = Vec3::Zero();
+    for (int i = 0; i < 4; ++i)
+      if (c.node[i] >= 0)
+        point += std::abs(c.weight[i]) * bodies_[entry].fem.state().positions[c.node[i] - bodies_[entry].firstNode];
+    r.point = pair.rigidVertex >= 0 ? point : Vec3(point - r.gap * r.normal);
     r.lambda = Vec4(forces[3 * k], forces[3 * k + 1], forces[3 * k + 2], 0.0) * problem_.dt;
     const CrConstraintState& state = states[k];
     r.state = !state.active ? ContactState::Separating

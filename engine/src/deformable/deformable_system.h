@@ -85,6 +85,7 @@ class DeformableSystem {
   };
   std::vector<Entry> bodies_;
   std::vector<DeformableRigidContacts::SurfaceNode> surface_;
+  std::vector<DeformableRigidContacts::SurfaceFaces> faces_;  // per body, global node indices
   std::vector<int> obstacles_;
   MeshModelCache meshes_;
   DeformableSolverSettings settings_;
