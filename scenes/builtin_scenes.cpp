@@ -1,6 +1,6 @@
 // The registry of built-in scenes: one line per scene. Builders live beside their parameter lists
 // in their own files (stacks.cpp, simple.cpp, pile.cpp, truck.cpp; mesh scenes: box_drops.cpp for
-// jacks and bunnies-rigid, funnel.cpp, spheres.cpp, chess.cpp).
+// jacks and bunnies-rigid, funnel.cpp, spheres.cpp, chess.cpp; deformable bodies: soft_bodies.cpp).
 #include "scene_building.h"
 
 namespace contactlab {
@@ -20,6 +20,10 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::spheresScene(),
       scenes::chessScene(),
       scenes::bunniesRigidScene(),
+      scenes::softBlockScene(),
+      scenes::cantileverScene(),
+      scenes::hangingBarScene(),
+      scenes::softInclineScene(),
   };
   return scenes;
 }

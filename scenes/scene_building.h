@@ -89,5 +89,10 @@ SceneEntry funnelScene();
 SceneEntry spheresScene();
 SceneEntry chessScene();
 SceneEntry bunniesRigidScene();
+// Deformable (FEM) bodies, soft_bodies.cpp.
+SceneEntry softBlockScene();
+SceneEntry cantileverScene();
+SceneEntry hangingBarScene();
+SceneEntry softInclineScene();
 
 }  // namespace contactlab::scenes
