@@ -7,6 +7,8 @@
 #include <set>
 #include <vector>
 
+#include "support/test_scenes.h"
+
 namespace contactlab::render {
 namespace {
 
@@ -88,19 +90,7 @@ TEST(DeformableSurface, NonFiniteSurfaceNodesDrawNothingButAnInteriorOneDoesNotM
 }
 
 TEST(DeformableSurface, AWorldsDeformableBoxHasOutwardUnitNormalsOnItsSurfaceNodes) {
-  Scene scene;
-  scene.dt = 1e-3;
-  BodyDesc ground;
-  ground.name = "ground";
-  ground.shape = BoxShape{Vec3(1, 1, 0.1)};
-  ground.position = Vec3(0, 0, -0.1);
-  ground.motion = MotionType::Static;
-  BodyDesc soft;
-  soft.name = "soft";
-  soft.shape = BoxShape{Vec3(0.1, 0.2, 0.1)};
-  soft.position = Vec3(0, 0, 0.3);
-  soft.deformable = DeformableDesc{};
-  scene.bodies = {ground, soft};
+  const Scene scene = contactlab::test::softBoxOnSlab(Vec3(0.1, 0.2, 0.1), Vec3(0, 0, 0.3));
   const World world(scene);
   ASSERT_EQ(world.deformableBodyCount(), 1);
   const DeformableMeshView mesh = world.deformableBody(0);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "contactlab/render/bounds.h"
+#include "support/test_scenes.h"
 #include "render/headless_gl_context.h"
 
 namespace contactlab::render {
@@ -103,19 +104,7 @@ TEST_F(RendererTest, ShippedShadersLoadAndTheTowerIsDrawnOverSkyAndGround) {
 
 // The soft block of the app's checks: a deformable cube dropped onto a static slab.
 World softBlockOnGround() {
-  Scene scene;
-  scene.dt = 1e-3;
-  BodyDesc ground;
-  ground.name = "ground";
-  ground.shape = BoxShape{Vec3(1, 1, 0.1)};
-  ground.position = Vec3(0, 0, -0.1);
-  ground.motion = MotionType::Static;
-  BodyDesc soft;
-  soft.name = "soft";
-  soft.shape = BoxShape{Vec3(0.1, 0.1, 0.1)};
-  soft.position = Vec3(0, 0, 0.15);
-  soft.deformable = DeformableDesc{};
-  scene.bodies = {ground, soft};
+  const Scene scene = contactlab::test::softBoxOnSlab(Vec3(0.1, 0.1, 0.1), Vec3(0, 0, 0.15));
   World world(scene);
   for (int i = 0; i < 5; ++i) world.step();
   return world;

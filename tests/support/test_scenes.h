@@ -52,6 +52,25 @@ inline std::string builtinSceneError(const std::string& name, const SceneParams&
 }
 
 // Steps until `time` seconds have passed, calling `observe` after every step.
+// A soft box (DeformableDesc's defaults) of `halfExtents` centred at `position`, named "soft", over a
+// static 2 x 2 x 0.2 m slab named "ground" whose top is at z = 0; dt = 1 ms.
+inline Scene softBoxOnSlab(const Vec3& halfExtents, const Vec3& position) {
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc ground;
+  ground.name = "ground";
+  ground.shape = BoxShape{Vec3(1, 1, 0.1)};
+  ground.position = Vec3(0, 0, -0.1);
+  ground.motion = MotionType::Static;
+  BodyDesc soft;
+  soft.name = "soft";
+  soft.shape = BoxShape{halfExtents};
+  soft.position = position;
+  soft.deformable = DeformableDesc{};
+  scene.bodies = {ground, soft};
+  return scene;
+}
+
 inline void runFor(World& world, double seconds, const std::function<void(const World&)>& observe = {}) {
   const int steps = static_cast<int>(std::lround(seconds / world.dt()));
   for (int i = 0; i < steps; ++i) {
