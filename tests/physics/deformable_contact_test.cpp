@@ -101,6 +101,26 @@ TEST(DeformableContact, ThinRigidPostHoldsABlockBetweenItsVertices) {
   EXPECT_NEAR(world.bodies()[2].position.z(), 0.4, 0.005) << "the post went into the block";
 }
 
+TEST(DeformableContact, RigidRidgeHoldsABlockBetweenItsVertices) {
+  // A static box turned 45 degrees about x: its top edge, a ridge along x at z = 0.3, runs under the
+  // middle of a block whose bottom face is a 3 x 3 grid (vertices at y = +-0.033, +-0.1) and is
+  // longer than the block, so only its edge against the block's edges holds it; on the ridge's
+  // slopes the block's vertices would rest 3.3 cm lower.
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc ridge = test::box(Vec3(0.6, 0.2, 0.2), Vec3(0, 0, 0.3 - 0.1 * std::sqrt(2.0)));
+  ridge.orientation = Quat(Eigen::AngleAxisd(std::numbers::pi / 4, Vec3::UnitX()));
+  ridge.motion = MotionType::Static;
+  BodyDesc block = test::box(Vec3::Constant(0.2), Vec3(0, 0, 0.402));
+  block.deformable = DeformableDesc{};
+  block.deformable->dampingStiffness = 0.01;
+  block.deformable->maxTetVolume = 1e-4;
+  scene.bodies = {test::staticGround(), ridge, block};
+  World world(scene);
+  test::runFor(world, 0.3);
+  EXPECT_GT(world.bodies()[2].position.z(), 0.39) << "the ridge went into the block";
+}
+
 // At full size (0.2 m) and at a tenth of it, where FEM engines' users report friction errors.
 class DeformableIncline : public ::testing::TestWithParam<double> {};
 

@@ -83,7 +83,7 @@ struct SolverSettings {
 // "cr-diag", the preconditioner of sec. 3.4. Tolerances are the paper's.
 struct DeformableSolverSettings {
   std::string solver = "cr-full";
-  double relativeTolerance = 5e-5;  // epsilon_1: ||r|| below this times ||d|| (Alg. 1, line 22)
+  double relativeTolerance = 5e-5;  // epsilon_1: ||r|| below this times ||b - A v|| at the start (Alg. 1, line 22)
   double absoluteTolerance = 5e-6;  // epsilon_2 (metres): largest active constraint error, and smallest state change kept
   int maxIterations = 20000;        // CR iterations per step, re-linearizations included
 

@@ -25,6 +25,26 @@ std::vector<Vec3> rigidVertices(const Body& body) {
   return vertices;
 }
 
+// A box's 12 edges and a mesh's unique surface edges, world, at the body's pose.
+std::vector<Segment> rigidEdges(const Body& body) {
+  std::vector<Segment> edges;
+  const Pose pose{body.position, body.rotation()};
+  if (const auto* box = std::get_if<BoxShape>(&body.shape))
+    for (int i = 0; i < 8; ++i)
+      for (int axis = 0; axis < 3; ++axis)
+        if (!(i & (1 << axis))) edges.push_back({boxVertex(*box, pose, i), boxVertex(*box, pose, i | (1 << axis))});
+  if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) {
+    const TriangleMesh& surface = mesh->geometry->surface;
+    for (const auto& t : surface.triangles)
+      for (int e = 0; e < 3; ++e) {
+        const int a = t[e], b = t[(e + 1) % 3];
+        if (a < b)  // each edge of a closed, consistently oriented surface once
+          edges.push_back({pose.position + pose.rotation * surface.vertices[a], pose.position + pose.rotation * surface.vertices[b]});
+      }
+  }
+  return edges;
+}
+
 // Barycentric weights of a point q of triangle abc's plane.
 Vec3 barycentric(const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
   const Vec3 e0 = b - a, e1 = c - a, d = q - a;
@@ -90,6 +110,65 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
   maxReach_ = kMargin;
   for (const double r : reach_) maxReach_ = std::max(maxReach_, r);
   addRigidVertexConstraints(problem);
+  addEdgeConstraints(problem);
+}
+
+void DeformableRigidContacts::addEdgeConstraints(DeformableProblem& problem) {
+  using deformable_contacts_impl::rigidEdges;
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_.size());
+  for (const int b : obstacles_) {
+    const std::vector<Segment> edges = rigidEdges((*bodies_)[b]);
+    for (int d = 0; d < static_cast<int>(faces_.size()); ++d) {
+      const Aabb near = deformableBounds_[d].inflated(maxReach_);
+      for (int r = 0; r < static_cast<int>(edges.size()); ++r) {
+        const Aabb edgeBox{edges[r].start.cwiseMin(edges[r].end), edges[r].start.cwiseMax(edges[r].end)};
+        if (!near.overlaps(edgeBox)) continue;
+        for (int e = 0; e < static_cast<int>(faces_[d].edges.size()); ++e) {
+          DeformableConstraint c;
+          if (!linearizeEdges(b, edges[r], d, e, still, 0.0, maxReach_, c)) continue;
+          problem.constraints.push_back(c);
+          pairs_.push_back({-1, b, -1, d, r, e});
+        }
+      }
+    }
+  }
+}
+
+bool DeformableRigidContacts::linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v,
+                                             double w, double reach, DeformableConstraint& out) const {
+  using namespace deformable_contacts_impl;
+  const auto at = [&](int node) { return Vec3(positions_.segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto [i, j] = faces_[d].edges[e];
+  const Segment soft{at(i), at(j)};
+  const auto [s, t] = closestParameters(rigid, soft);
+  // At an end of either edge a vertex pair (rigid vertex-face or deformable vertex-surface) holds.
+  constexpr double kEnd = 1e-6;
+  if (s <= kEnd || s >= 1.0 - kEnd || t <= kEnd || t >= 1.0 - kEnd) return false;
+  const Vec3 p = rigid.at(s), q = soft.at(t);
+  if ((p - q).norm() > reach) return false;
+  Vec3 n = rigid.direction().cross(soft.direction());
+  const double length = n.norm();
+  if (!(length > 1e-9 * rigid.direction().norm() * soft.direction().norm())) return false;  // parallel
+  n /= length;
+  // Outward of the deformable surface: along the sum of the two faces' normals at the edge.
+  Vec3 outward = Vec3::Zero();
+  for (const int f : faces_[d].edgeFaces[e]) {
+    if (f < 0) continue;
+    const auto& face = faces_[d].faces[f];
+    outward += (at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized();
+  }
+  if (n.dot(outward) < 0.0) n = -n;
+  // The edge point at the step's start with this parameter: n . (p - q - dt ((1 - t) v_i + t v_j)) >= 0.
+  const Vec3 start = (1.0 - t) * positions_.segment<3>(3 * i) + t * positions_.segment<3>(3 * j);
+  out.frame = frameAround(n);
+  out.node = {i, j, -1, -1};
+  out.weight = {-(1.0 - t), -t, 0.0, 0.0};
+  out.cn = -n.dot(p - start);
+  const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], p);
+  out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
+  out.mu = std::sqrt(faces_[d].mu * (*bodies_)[body].mu);
+  out.similarity = 1.0;  // distinct deformable edges: distinct nodes
+  return true;
 }
 
 void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& problem) {
@@ -199,22 +278,34 @@ int DeformableRigidContacts::relinearize(const Eigen::VectorXd& v, const std::ve
     if (!active[k]) continue;
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
+    if (isRetired(current)) continue;
     const bool rigidVertex = pair.rigidVertex >= 0;
+    const bool edgePair = pair.rigidEdge >= 0;
+    const Segment rigidEdge = edgePair ? deformable_contacts_impl::rigidEdges((*bodies_)[pair.body])[pair.rigidEdge] : Segment{};
     const Vec3 vertex = rigidVertex ? deformable_contacts_impl::rigidVertices((*bodies_)[pair.body])[pair.rigidVertex] : Vec3::Zero();
-    const Vec3 start = rigidVertex ? Vec3::Zero() : position(pair.surface);
+    const bool onRigid = !rigidVertex && !edgePair;  // a deformable vertex against the rigid surface
+    const Vec3 start = onRigid ? position(pair.surface) : Vec3::Zero();
     double longestMove = 0.0;
     for (const int node : current.node)
       if (node >= 0) longestMove = std::max(longestMove, dt_ * v.segment<3>(3 * node).norm());
-    const Vec3 move = rigidVertex ? Vec3::Zero() : Vec3(dt_ * v.segment<3>(3 * surface_[pair.surface].node));
-    const double reach = longestMove + (rigidVertex ? maxReach_ : reach_[pair.surface]);
+    const Vec3 move = onRigid ? Vec3(dt_ * v.segment<3>(3 * surface_[pair.surface].node)) : Vec3::Zero();
+    const double reach = longestMove + (onRigid ? reach_[pair.surface] : maxReach_);
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.
     DeformableConstraint next;
     bool found = false;
     for (double w = 1.0; w > 1.0 / 64.0; w *= 0.5) {
       const bool linearized = rigidVertex ? linearizeRigidVertex(pair.body, vertex, pair.deformable, v, w, reach, next)
+                              : edgePair  ? linearizeEdges(pair.body, rigidEdge, pair.deformable, pair.edge, v, w, reach, next)
                                           : linearize(pair.surface, pair.body, start + w * move, reach, next);
-      if (!linearized) break;
+      if (!linearized) {
+        // Sec. 3.3: a contact point that slid off its edge leaves the system.
+        if (edgePair && w == 1.0) {
+          current.node = {-1, -1, -1, -1};
+          ++changed;
+        }
+        break;
+      }
       found = next.frame.col(0).dot(current.frame.col(0)) >= std::cos(kMostNormalTurn);
       if (found) break;
     }

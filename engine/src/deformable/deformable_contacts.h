@@ -6,7 +6,10 @@
 // - a rigid body's vertex (a box's corners, a mesh's vertices) against the nearest face of a
 //   deformable surface, the paper's vertex-face pair with the rigid side as the vertex: the face
 //   point q = sum w_i x_i with outward normal n stays behind the vertex p at the end of the step,
-//   n . (p - q - dt sum w_i v_i) >= 0, i.e. weights -w_i on the face's nodes and c_n = -d.
+//   n . (p - q - dt sum w_i v_i) >= 0, i.e. weights -w_i on the face's nodes and c_n = -d;
+// - a rigid edge against a deformable surface edge whose closest points lie inside both (the
+//   paper's edge-edge pair): the same with q = (1 - t) x_i + t x_j, n along the edges' cross
+//   product, turned outward of the deformable surface.
 //
 // A vertex x_m against rigid body B at its pose at the end of the step: with p, n, d the nearest
 // point of B's surface to a linearization point x_w, its outward normal and signed distance,
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "collision/mesh_model.h"
+#include "collision/segment_geometry.h"
 #include "geometry/shape_geometry.h"
 #include "contactlab/body.h"
 #include "problem/deformable_problem.h"
@@ -33,15 +37,21 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   // A deformable body's boundary faces (global node indices, counter-clockwise from outside).
   struct SurfaceFaces {
     std::vector<std::array<int, 3>> faces;
+    // Unique boundary edges (global nodes) and, per edge, the one or two faces that share it.
+    std::vector<std::array<int, 2>> edges;
+    std::vector<std::array<int, 2>> edgeFaces;  // -1 for a missing second face
     double mu = 0.0;
   };
   // Which constraint is which: a surface vertex (index into the surface list) against a rigid body,
-  // or a rigid body's vertex against the faces of deformable body `deformable`.
+  // a rigid body's vertex against the faces of deformable body `deformable`, or a rigid edge against
+  // edge `edge` of that body.
   struct Pair {
     int surface = -1;
     int body = 0;
     int rigidVertex = -1;
     int deformable = -1;
+    int rigidEdge = -1;
+    int edge = -1;
     auto operator<=>(const Pair&) const = default;
   };
 
@@ -85,6 +95,12 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   bool linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v, double w, double reach,
                             DeformableConstraint& out) const;
   void addRigidVertexConstraints(DeformableProblem& problem);
+  // The constraint of rigid edge `rigid` (world, end of step) of `body` against edge `e` of deformable
+  // body `d` with its nodes at x + w dt v, or false when their closest points are farther than
+  // `reach` or at an end of either edge (the vertex pairs hold there), or the edges are parallel.
+  bool linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v, double w, double reach,
+                      DeformableConstraint& out) const;
+  void addEdgeConstraints(DeformableProblem& problem);
   Vec3 position(int s) const { return positions_.segment<3>(3 * surface_[s].node); }
   void addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem);
 

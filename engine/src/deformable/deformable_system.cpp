@@ -88,8 +88,24 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   restCentre /= entry.fem.rest().totalMass;
   for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
   for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
-  DeformableRigidContacts::SurfaceFaces faces{{}, mu};
+  DeformableRigidContacts::SurfaceFaces faces;
+  faces.mu = mu;
   for (const auto& t : entry.boundary.triangles) faces.faces.push_back({numNodes_ + t[0], numNodes_ + t[1], numNodes_ + t[2]});
+  for (const auto& e : entry.boundary.edges) {
+    faces.edges.push_back({numNodes_ + e[0], numNodes_ + e[1]});
+    faces.edgeFaces.push_back({-1, -1});
+  }
+  // Each edge's faces: the boundary's edges are sorted (a < b), so a face's edge is found by search.
+  for (int f = 0; f < static_cast<int>(entry.boundary.triangles.size()); ++f) {
+    const auto& t = entry.boundary.triangles[f];
+    for (int k = 0; k < 3; ++k) {
+      const std::array<int, 2> edge{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])};
+      const auto it = std::lower_bound(entry.boundary.edges.begin(), entry.boundary.edges.end(), edge);
+      if (it == entry.boundary.edges.end() || *it != edge) continue;
+      auto& sharing = faces.edgeFaces[it - entry.boundary.edges.begin()];
+      (sharing[0] < 0 ? sharing[0] : sharing[1]) = f;
+    }
+  }
   faces_.push_back(std::move(faces));
   numNodes_ += entry.fem.numNodes();
   bodies_.push_back(std::move(entry));
@@ -195,6 +211,12 @@ void DeformableSystem::summarize(std::vector<Body>& bodies) const {
   }
 }
 
+int DeformableSystem::bodyOfNode(int node) const {
+  const auto after = std::upper_bound(bodies_.begin(), bodies_.end(), node,
+                                      [](int n, const Entry& e) { return n < e.firstNode; });
+  return static_cast<int>(after - bodies_.begin()) - 1;
+}
+
 int DeformableSystem::numActiveConstraints() const {
   int active = 0;
   for (const CrConstraintState& s : solver_->states()) active += s.active ? 1 : 0;
@@ -208,9 +230,7 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
   for (int k = 0; k < problem_.numConstraints(); ++k) {
     const DeformableConstraint& c = problem_.constraints[k];
     const DeformableRigidContacts::Pair& pair = pairs[k];
-    const int firstNode = c.node[0];
-    int entry = 0;
-    while (entry + 1 < numBodies() && bodies_[entry + 1].firstNode <= firstNode) ++entry;
+    const int entry = bodyOfNode(c.node[0]);
     ContactReport r;
     r.bodyA = pair.body;
     r.bodyB = bodies_[entry].body;
@@ -236,8 +256,7 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
 double DeformableSystem::deepestPenetration(const std::vector<Body>& bodies) const {
   double deepest = 0.0;
   for (const DeformableRigidContacts::SurfaceNode& s : surface_) {
-    int entry = 0;
-    while (entry + 1 < numBodies() && bodies_[entry + 1].firstNode <= s.node) ++entry;
+    const int entry = bodyOfNode(s.node);
     const Vec3& x = bodies_[entry].fem.state().positions[s.node - bodies_[entry].firstNode];
     for (const int b : obstacles_)
       if (const auto q = nearestRigidSurfacePoint(bodies[b], meshes_, x, 0.0)) deepest = std::max(deepest, -q->distance);

@@ -83,6 +83,7 @@ class DeformableSystem {
     int body = 0;
     int firstNode = 0;
   };
+  int bodyOfNode(int node) const;  // the body whose nodes include global node `node`
   std::vector<Entry> bodies_;
   std::vector<DeformableRigidContacts::SurfaceNode> surface_;
   std::vector<DeformableRigidContacts::SurfaceFaces> faces_;  // per body, global node indices

@@ -22,7 +22,6 @@ struct CrSolver::Iterate {
   std::vector<std::uint8_t> rowActive;
   CrPreconditionerOperator preconditioner;
   double numerator = 0.0;  // z^T B z = r^T C^-1 B C^-1 r of the current residual
-  double dNorm = 0.0;      // ||d|| at the last residual computation
 
   Iterate(const DeformableProblem& problem, ThreadPool* pool) : problem(problem), pool(pool), n3(3 * problem.numNodes()) {}
   int m() const { return problem.numConstraints(); }
@@ -71,17 +70,13 @@ struct CrSolver::Iterate {
       if (s.active && s.friction == FrictionMode::Kinetic)
         addConstraintRowsTransposed(problem, k, Vec3(0.0, s.kineticForce.x(), s.kineticForce.y()), force);
     }
-    double dSquared = force.squaredNorm();
     computeRows();
     for (int k = 0; k < m(); ++k) {
       const Vec3 mask(rowActive[3 * k], rowActive[3 * k + 1], rowActive[3 * k + 2]);
       addConstraintRowsTransposed(problem, k, mask.cwiseProduct(Vec3(y.segment<3>(n3 + 3 * k))), force);
       r.segment<3>(n3 + 3 * k) = mask.cwiseProduct(Vec3(rows.segment<3>(3 * k)));
-      const DeformableConstraint& c = problem.constraints[k];
-      dSquared += mask.cwiseProduct(Vec3(c.cn, c.ct.x(), c.ct.y())).squaredNorm();
     }
     r.head(n3) = force - Av;
-    dNorm = std::sqrt(dSquared);
     preconditioner.apply(problem, r, z);
     problem.A.multiply(z.head(n3), Az, pool);
     constraintProduct(z, Az, w);
