@@ -45,34 +45,32 @@ Corners unflatten(const Vec12& v) {
   return x;
 }
 
-// -df/dx by central differences of the nodal forces.
-Mat12 finiteDifferenceStiffness(const Material& m, const TetRest& rest, const Corners& x, double h) {
-  Mat12 K;
+// Column c: -(g(x + h e_c) - g(x - h e_c)) / 2h, the negated central difference of a quantity g of
+// the element's corner positions (a vector of any size, or a 1-vector).
+template <class Quantity>
+auto negatedCentralDifferences(const Corners& x, double h, Quantity&& g) {
   const Vec12 x0 = flatten(x);
+  using Column = decltype(g(x));
+  Eigen::Matrix<double, Column::RowsAtCompileTime, 12> derivative;
   for (int c = 0; c < 12; ++c) {
     Vec12 plus = x0, minus = x0;
     plus[c] += h;
     minus[c] -= h;
-    const Vec12 fPlus = evaluateElement(m, rest, unflatten(plus), false).force;
-    const Vec12 fMinus = evaluateElement(m, rest, unflatten(minus), false).force;
-    K.col(c) = -(fPlus - fMinus) / (2.0 * h);
+    derivative.col(c) = -(g(unflatten(plus)) - g(unflatten(minus))) / (2.0 * h);
   }
-  return K;
+  return derivative;
+}
+
+// -df/dx by central differences of the nodal forces.
+Mat12 finiteDifferenceStiffness(const Material& m, const TetRest& rest, const Corners& x, double h) {
+  return negatedCentralDifferences(x, h, [&](const Corners& y) { return evaluateElement(m, rest, y, false).force; });
 }
 
 // -dE/dx by central differences of the energy.
 Vec12 finiteDifferenceForce(const Material& m, const TetRest& rest, const Corners& x, double h) {
-  Vec12 f;
-  const Vec12 x0 = flatten(x);
-  for (int c = 0; c < 12; ++c) {
-    Vec12 plus = x0, minus = x0;
-    plus[c] += h;
-    minus[c] -= h;
-    f[c] = -(evaluateElement(m, rest, unflatten(plus), false).energy -
-             evaluateElement(m, rest, unflatten(minus), false).energy) /
-           (2.0 * h);
-  }
-  return f;
+  return negatedCentralDifferences(x, h, [&](const Corners& y) {
+           return Eigen::Matrix<double, 1, 1>(evaluateElement(m, rest, y, false).energy);
+         }).transpose();
 }
 
 Mat3 rotation(double angle, const Vec3& axis) { return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix(); }

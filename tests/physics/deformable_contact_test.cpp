@@ -83,42 +83,38 @@ TEST(DeformableContact, BallThrownAtAThinPlateStaysAboveItAndComesToRest) {
   EXPECT_NEAR(world.bodies()[1].position.z(), 0.1, 0.01) << "at rest on the plate";
 }
 
-TEST(DeformableContact, ThinRigidPostHoldsABlockBetweenItsVertices) {
-  // A 2 cm post under the middle of a 0.2 m block whose bottom face is a 3 x 3 grid of 6.7 cm cells
-  // (at this max_tet_volume): no block vertex is above the post, only its corners against the
-  // block's faces hold it.
+// A 0.2 m soft block centred at `height` over a static `support`, its bottom face a 3 x 3 grid of
+// 6.7 cm cells at this max_tet_volume (vertices at +-0.033 and +-0.1 m), after 0.3 s: the block's
+// centre height.
+double blockHeightOver(BodyDesc support, double height) {
   Scene scene;
   scene.dt = 1e-3;
-  BodyDesc post = test::box(Vec3(0.02, 0.02, 0.3), Vec3(0, 0, 0.15));
-  post.motion = MotionType::Static;
-  BodyDesc block = test::box(Vec3::Constant(0.2), Vec3(0, 0, 0.405));
+  support.motion = MotionType::Static;
+  BodyDesc block = test::box(Vec3::Constant(0.2), Vec3(0, 0, height));
   block.deformable = DeformableDesc{};
   block.deformable->dampingStiffness = 0.01;
   block.deformable->maxTetVolume = 1e-4;
-  scene.bodies = {test::staticGround(), post, block};
+  scene.bodies = {test::staticGround(), support, block};
   World world(scene);
   test::runFor(world, 0.3);
-  EXPECT_NEAR(world.bodies()[2].position.z(), 0.4, 0.005) << "the post went into the block";
+  return world.bodies()[2].position.z();
+}
+
+TEST(DeformableContact, ThinRigidPostHoldsABlockBetweenItsVertices) {
+  // A 2 cm post under the block's middle, where no block vertex is: only the post's corners against
+  // the block's faces hold it.
+  const BodyDesc post = test::box(Vec3(0.02, 0.02, 0.3), Vec3(0, 0, 0.15));
+  EXPECT_NEAR(blockHeightOver(post, 0.405), 0.4, 0.005) << "the post went into the block";
 }
 
 TEST(DeformableContact, RigidRidgeHoldsABlockBetweenItsVertices) {
   // A static box turned 45 degrees about x: its top edge, a ridge along x at z = 0.3, runs under the
-  // middle of a block whose bottom face is a 3 x 3 grid (vertices at y = +-0.033, +-0.1) and is
-  // longer than the block, so only its edge against the block's edges holds it; on the ridge's
-  // slopes the block's vertices would rest 3.3 cm lower.
-  Scene scene;
-  scene.dt = 1e-3;
+  // block's middle between two rows of its vertices and is longer than the block, so only its edge
+  // against the block's edges holds it; on the ridge's slopes the block's vertices would rest 3.3 cm
+  // lower.
   BodyDesc ridge = test::box(Vec3(0.6, 0.2, 0.2), Vec3(0, 0, 0.3 - 0.1 * std::sqrt(2.0)));
   ridge.orientation = Quat(Eigen::AngleAxisd(std::numbers::pi / 4, Vec3::UnitX()));
-  ridge.motion = MotionType::Static;
-  BodyDesc block = test::box(Vec3::Constant(0.2), Vec3(0, 0, 0.402));
-  block.deformable = DeformableDesc{};
-  block.deformable->dampingStiffness = 0.01;
-  block.deformable->maxTetVolume = 1e-4;
-  scene.bodies = {test::staticGround(), ridge, block};
-  World world(scene);
-  test::runFor(world, 0.3);
-  EXPECT_GT(world.bodies()[2].position.z(), 0.39) << "the ridge went into the block";
+  EXPECT_GT(blockHeightOver(ridge, 0.402), 0.39) << "the ridge went into the block";
 }
 
 // At full size (0.2 m) and at a tenth of it, where FEM engines' users report friction errors.

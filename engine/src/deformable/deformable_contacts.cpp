@@ -71,10 +71,18 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
                                     DeformableProblem& problem) {
   bodies_ = &bodies;
   meshes_ = &meshes;
-  obstacles_ = obstacles;
-  surface_ = surface;
-  faces_ = faces;
-  positions_ = positions;
+  obstacles_ = &obstacles;
+  surface_ = &surface;
+  faces_ = &faces;
+  positions_ = &positions;
+  // The obstacles' vertices and edges at their end-of-step poses, once for the step's searches and
+  // re-linearizations.
+  rigidVertices_.assign(bodies.size(), {});
+  rigidEdges_.assign(bodies.size(), {});
+  for (const int b : obstacles) {
+    rigidVertices_[b] = deformable_contacts_impl::rigidVertices(bodies[b]);
+    rigidEdges_[b] = deformable_contacts_impl::rigidEdges(bodies[b]);
+  }
   dt_ = problem.dt;
   candidates_.clear();
   pairs_.clear();
@@ -98,12 +106,12 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
     addConstraint(candidate.surface, candidate.body, c, problem);
   }
   deformableBounds_.clear();
-  for (const SurfaceFaces& body : faces_) {
+  for (const SurfaceFaces& body : *faces_) {
     Aabb box{Vec3::Constant(std::numeric_limits<double>::infinity()), Vec3::Constant(-std::numeric_limits<double>::infinity())};
     for (const auto& face : body.faces)
       for (const int node : face) {
-        box.lower = box.lower.cwiseMin(positions_.segment<3>(3 * node));
-        box.upper = box.upper.cwiseMax(positions_.segment<3>(3 * node));
+        box.lower = box.lower.cwiseMin(positions_->segment<3>(3 * node));
+        box.upper = box.upper.cwiseMax(positions_->segment<3>(3 * node));
       }
     deformableBounds_.push_back(box);
   }
@@ -114,16 +122,15 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
 }
 
 void DeformableRigidContacts::addEdgeConstraints(DeformableProblem& problem) {
-  using deformable_contacts_impl::rigidEdges;
-  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_.size());
-  for (const int b : obstacles_) {
-    const std::vector<Segment> edges = rigidEdges((*bodies_)[b]);
-    for (int d = 0; d < static_cast<int>(faces_.size()); ++d) {
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
+  for (const int b : *obstacles_) {
+    const std::vector<Segment>& edges = rigidEdges_[b];
+    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
       const Aabb near = deformableBounds_[d].inflated(maxReach_);
       for (int r = 0; r < static_cast<int>(edges.size()); ++r) {
         const Aabb edgeBox{edges[r].start.cwiseMin(edges[r].end), edges[r].start.cwiseMax(edges[r].end)};
         if (!near.overlaps(edgeBox)) continue;
-        for (int e = 0; e < static_cast<int>(faces_[d].edges.size()); ++e) {
+        for (int e = 0; e < static_cast<int>((*faces_)[d].edges.size()); ++e) {
           DeformableConstraint c;
           if (!linearizeEdges(b, edges[r], d, e, still, 0.0, maxReach_, c)) continue;
           problem.constraints.push_back(c);
@@ -137,8 +144,8 @@ void DeformableRigidContacts::addEdgeConstraints(DeformableProblem& problem) {
 bool DeformableRigidContacts::linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v,
                                              double w, double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
-  const auto at = [&](int node) { return Vec3(positions_.segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
-  const auto [i, j] = faces_[d].edges[e];
+  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto [i, j] = (*faces_)[d].edges[e];
   const Segment soft{at(i), at(j)};
   const auto [s, t] = closestParameters(rigid, soft);
   // At an end of either edge a vertex pair (rigid vertex-face or deformable vertex-surface) holds.
@@ -152,31 +159,30 @@ bool DeformableRigidContacts::linearizeEdges(int body, const Segment& rigid, int
   n /= length;
   // Outward of the deformable surface: along the sum of the two faces' normals at the edge.
   Vec3 outward = Vec3::Zero();
-  for (const int f : faces_[d].edgeFaces[e]) {
+  for (const int f : (*faces_)[d].edgeFaces[e]) {
     if (f < 0) continue;
-    const auto& face = faces_[d].faces[f];
+    const auto& face = (*faces_)[d].faces[f];
     outward += (at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized();
   }
   if (n.dot(outward) < 0.0) n = -n;
   // The edge point at the step's start with this parameter: n . (p - q - dt ((1 - t) v_i + t v_j)) >= 0.
-  const Vec3 start = (1.0 - t) * positions_.segment<3>(3 * i) + t * positions_.segment<3>(3 * j);
+  const Vec3 start = (1.0 - t) * positions_->segment<3>(3 * i) + t * positions_->segment<3>(3 * j);
   out.frame = frameAround(n);
   out.node = {i, j, -1, -1};
   out.weight = {-(1.0 - t), -t, 0.0, 0.0};
   out.cn = -n.dot(p - start);
   const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], p);
   out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
-  out.mu = std::sqrt(faces_[d].mu * (*bodies_)[body].mu);
+  out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
   out.similarity = 1.0;  // distinct deformable edges: distinct nodes
   return true;
 }
 
 void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& problem) {
-  using deformable_contacts_impl::rigidVertices;
-  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_.size());
-  for (const int b : obstacles_) {
-    const std::vector<Vec3> vertices = rigidVertices((*bodies_)[b]);
-    for (int d = 0; d < static_cast<int>(faces_.size()); ++d) {
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
+  for (const int b : *obstacles_) {
+    const std::vector<Vec3>& vertices = rigidVertices_[b];
+    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
       const Aabb near = deformableBounds_[d].inflated(maxReach_);
       for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
         DeformableConstraint c;
@@ -191,12 +197,12 @@ void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& probl
 bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v,
                                                    double w, double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
-  const auto at = [&](int node) { return Vec3(positions_.segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
   double nearest = reach;
   int best = -1;
   TrianglePoint bestPoint{};
-  for (int f = 0; f < static_cast<int>(faces_[d].faces.size()); ++f) {
-    const auto& face = faces_[d].faces[f];
+  for (int f = 0; f < static_cast<int>((*faces_)[d].faces.size()); ++f) {
+    const auto& face = (*faces_)[d].faces[f];
     const TrianglePoint q = closestPointOnTriangle(vertex, at(face[0]), at(face[1]), at(face[2]));
     const double distance = (vertex - q.point).norm();
     if (distance <= nearest) {
@@ -206,7 +212,7 @@ bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex,
     }
   }
   if (best < 0) return false;
-  const auto& face = faces_[d].faces[best];
+  const auto& face = (*faces_)[d].faces[best];
   const Vec3 a = at(face[0]), b = at(face[1]), c = at(face[2]);
   const Vec3 faceNormal = (b - a).cross(c - a).normalized();
   const Vec3 away = vertex - bestPoint.point;
@@ -214,8 +220,8 @@ bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex,
   const Vec3 n = !bestPoint.interior && away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
   const Vec3 weights = barycentric(bestPoint.point, a, b, c);
   // The face point at the step's start with these weights: the constraint n . (p - q - dt sum w v) >= 0.
-  const Vec3 start = weights[0] * positions_.segment<3>(3 * face[0]) + weights[1] * positions_.segment<3>(3 * face[1]) +
-                     weights[2] * positions_.segment<3>(3 * face[2]);
+  const Vec3 start = weights[0] * positions_->segment<3>(3 * face[0]) + weights[1] * positions_->segment<3>(3 * face[1]) +
+                     weights[2] * positions_->segment<3>(3 * face[2]);
   out.frame = frameAround(n);
   out.node = {face[0], face[1], face[2], -1};
   out.weight = {-weights[0], -weights[1], -weights[2], 0.0};
@@ -223,7 +229,7 @@ bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex,
   // Sticking: the face point moves with the rigid vertex, -dt (t . sum w v) = -dt (t . u).
   const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], vertex);
   out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
-  out.mu = std::sqrt(faces_[d].mu * (*bodies_)[body].mu);
+  out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
   out.similarity = 1.0;  // one constraint per rigid vertex and body: the nearest face only
   return true;
 }
@@ -235,13 +241,13 @@ bool DeformableRigidContacts::linearize(int s, int body, const Vec3& linearizati
   if (!nearest) return false;
   const Vec3 n = nearest->normal;
   out.frame = deformable_contacts_impl::frameAround(n);
-  out.node = {surface_[s].node, -1, -1, -1};
+  out.node = {(*surface_)[s].node, -1, -1, -1};
   out.weight = {1.0, 0.0, 0.0, 0.0};
   out.cn = n.dot(linearizationPoint - position(s)) - nearest->distance;
   const Vec3 travel = dt_ * rigidPointVelocity(rigid, nearest->point);
   out.ct = Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
   // The rigid pairs' rule (contact_assembly.cpp): the geometric mean of the two coefficients.
-  out.mu = std::sqrt(surface_[s].mu * rigid.mu);
+  out.mu = std::sqrt((*surface_)[s].mu * rigid.mu);
   out.similarity = 1.0;  // one constraint per vertex and body: no near-duplicates (sec. 3.4.1)
   return true;
 }
@@ -255,10 +261,10 @@ int DeformableRigidContacts::addCollisions(const Eigen::VectorXd& v, DeformableP
   int added = 0;
   // Candidates not within reach at the start, and vertices that travel farther than their candidates
   // were found for (sec. 5.2's "vertex out of its extended box"), against every obstacle.
-  for (int s = 0; s < static_cast<int>(surface_.size()); ++s) {
-    const double travel = dt_ * v.segment<3>(3 * surface_[s].node).norm() + kMargin;
+  for (int s = 0; s < static_cast<int>(surface_->size()); ++s) {
+    const double travel = dt_ * v.segment<3>(3 * (*surface_)[s].node).norm() + kMargin;
     if (travel <= reach_[s]) continue;
-    for (const int b : obstacles_) {
+    for (const int b : *obstacles_) {
       bool known = false;
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && pair.body == b);
       DeformableConstraint c;
@@ -281,14 +287,14 @@ int DeformableRigidContacts::relinearize(const Eigen::VectorXd& v, const std::ve
     if (isRetired(current)) continue;
     const bool rigidVertex = pair.rigidVertex >= 0;
     const bool edgePair = pair.rigidEdge >= 0;
-    const Segment rigidEdge = edgePair ? deformable_contacts_impl::rigidEdges((*bodies_)[pair.body])[pair.rigidEdge] : Segment{};
-    const Vec3 vertex = rigidVertex ? deformable_contacts_impl::rigidVertices((*bodies_)[pair.body])[pair.rigidVertex] : Vec3::Zero();
+    const Segment rigidEdge = edgePair ? rigidEdges_[pair.body][pair.rigidEdge] : Segment{};
+    const Vec3 vertex = rigidVertex ? rigidVertices_[pair.body][pair.rigidVertex] : Vec3::Zero();
     const bool onRigid = !rigidVertex && !edgePair;  // a deformable vertex against the rigid surface
     const Vec3 start = onRigid ? position(pair.surface) : Vec3::Zero();
     double longestMove = 0.0;
     for (const int node : current.node)
       if (node >= 0) longestMove = std::max(longestMove, dt_ * v.segment<3>(3 * node).norm());
-    const Vec3 move = onRigid ? Vec3(dt_ * v.segment<3>(3 * surface_[pair.surface].node)) : Vec3::Zero();
+    const Vec3 move = onRigid ? Vec3(dt_ * v.segment<3>(3 * (*surface_)[pair.surface].node)) : Vec3::Zero();
     const double reach = longestMove + (onRigid ? reach_[pair.surface] : maxReach_);
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.

@@ -69,7 +69,8 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   // solver). `obstacles` are the indices of the static and kinematic rigid bodies; `positions` and
   // `velocities` the nodes' at the start of the step (3 per node); `meshes` must hold the models of
   // the obstacles' meshes.
-  // `faces` per deformable body, for the rigid vertices.
+  // `faces` per deformable body, for the rigid vertices and edges. The vectors are kept by reference
+  // until the step's solve is over.
   void begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles, const MeshModelCache& meshes,
              const std::vector<SurfaceNode>& surface, const std::vector<SurfaceFaces>& faces,
              const Eigen::VectorXd& positions, const Eigen::VectorXd& velocities, const Vec3& gravity,
@@ -101,16 +102,19 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   bool linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v, double w, double reach,
                       DeformableConstraint& out) const;
   void addEdgeConstraints(DeformableProblem& problem);
-  Vec3 position(int s) const { return positions_.segment<3>(3 * surface_[s].node); }
+  Vec3 position(int s) const { return positions_->segment<3>(3 * (*surface_)[s].node); }
   void addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem);
 
   const std::vector<Body>* bodies_ = nullptr;
   const MeshModelCache* meshes_ = nullptr;
-  std::vector<int> obstacles_;
-  std::vector<SurfaceNode> surface_;
-  std::vector<SurfaceFaces> faces_;
+  // begin()'s arguments, which the caller keeps until the step's solve is over.
+  const std::vector<int>* obstacles_ = nullptr;
+  const std::vector<SurfaceNode>* surface_ = nullptr;
+  const std::vector<SurfaceFaces>* faces_ = nullptr;
+  const Eigen::VectorXd* positions_ = nullptr;  // 3 per node, at the step's start
+  std::vector<std::vector<Vec3>> rigidVertices_;  // per body (empty but for obstacles), world
+  std::vector<std::vector<Segment>> rigidEdges_;
   std::vector<Aabb> deformableBounds_;  // per deformable body, its nodes' box at the step's start
-  Eigen::VectorXd positions_;
   double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
   std::vector<Candidate> candidates_;

@@ -57,7 +57,6 @@ struct CrSolver::Iterate {
     for (int k = 0; k < m(); ++k)
       for (int r = 0; r < 3; ++r)
         rowActive[3 * k + r] = !isRetired(problem.constraints[k]) && rowInSystem(states[k], problem.constraints[k].mu, r);
-    compliance = rowCompliance(problem, inverseDiagonalA);
     preconditioner.setup(problem, inverseDiagonalA, compliance, rowActive, kind);
   }
 
@@ -140,10 +139,13 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     it.inverseDiagonalA.segment<3>(3 * i) = problem.A.diagonalBlock(i).diagonal().cwiseInverse();
   problem.A.multiply(v, it.Av, pool);
 
+  // The rows' compliance changes only with the constraints (new ones, re-linearized ones).
+  const auto constraintsChanged = [&]() { it.compliance = rowCompliance(problem, it.inverseDiagonalA); };
+  constraintsChanged();
   const auto evaluate = [&]() {
     it.computeRows();
-    const int changes = evaluateConstraints(problem, it.rows, rowCompliance(problem, it.inverseDiagonalA),
-                                            stateSettings, states_, it.y.tail(3 * problem.numConstraints()));
+    const int changes = evaluateConstraints(problem, it.rows, it.compliance, stateSettings, states_,
+                                            it.y.tail(3 * problem.numConstraints()));
     report.activeSetChanges += changes;
     return changes;
   };
@@ -232,6 +234,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
         states_.resize(problem.numConstraints());
         it.y.conservativeResize(n3 + 3 * problem.numConstraints());
         it.y.tail(3 * (problem.numConstraints() - before)).setZero();
+        constraintsChanged();
         evaluate();
         restart();
         continue;
@@ -240,6 +243,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       for (int k = 0; k < problem.numConstraints(); ++k) active[k] = states_[k].active;
       if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
         ++report.relinearizations;
+        constraintsChanged();
         evaluate();
         restart();
         continue;
