@@ -274,6 +274,60 @@ TEST_P(KdopTreeQueries, NearestBreaksTiesByLowestIndex) {
   EXPECT_EQ(found.distance, nearest);
 }
 
+// A tree built on one arrangement of triangles and refitted to another (each corner moved randomly
+// by up to half the cross's arm width, as a deformable surface moves) finds every triangle a
+// brute-force test finds, for box overlaps and nearest points; refitting to the first arrangement
+// again gives the built tree's root back exactly.
+TEST_P(KdopTreeQueries, RefittedTreeMatchesBruteForceOnMovedPrimitives) {
+  const int k = GetParam();
+  const auto axes = kdopAxes(k);
+  const auto& triangles = cross->surface.triangles;
+  auto boundsOf = [&](const Points& vertices) {
+    std::vector<Kdop> bounds;
+    for (const auto& [a, b, c] : triangles) {
+      const Points corners{vertices[a], vertices[b], vertices[c]};
+      bounds.push_back(kdopOfPoints(axes, corners));
+    }
+    return bounds;
+  };
+  const Points rest = cross->surface.vertices;
+  KdopTree tree(k, boundsOf(rest));
+  const Kdop builtRoot = tree.bounds();
+  std::mt19937 random(5);
+  std::uniform_real_distribution<double> jitter(-0.05, 0.05), coordinate(-0.4, 0.4);
+  Points moved = rest;
+  for (Vec3& x : moved) x += Vec3(jitter(random), jitter(random), jitter(random)) + Vec3(0.1, 0.0, 0.0);
+  const std::vector<Kdop> movedBounds = boundsOf(moved);
+  tree.refit(movedBounds);
+  long hits = 0;
+  for (int trial = 0; trial < 100; ++trial) {
+    const Vec3 point(coordinate(random), coordinate(random), coordinate(random));
+    const Points corners{point, point + Vec3(0.1, 0.05, 0.02)};
+    const Kdop query = kdopOfPoints(axes, corners);
+    std::set<int> found;
+    tree.forEachOverlapping(query, [&](int t) { found.insert(t); });
+    for (size_t t = 0; t < triangles.size(); ++t)
+      if (movedBounds[t].overlaps(query, static_cast<int>(axes.size()))) {
+        ++hits;
+        EXPECT_TRUE(found.count(static_cast<int>(t)));
+      }
+    auto distanceTo = [&](int t, double = 0.0) {
+      const auto& [x, y, z] = triangles[t];
+      return (closestPointOnTriangle(point, moved[x], moved[y], moved[z]).point - point).norm();
+    };
+    double nearest = 1e300;
+    for (size_t t = 0; t < triangles.size(); ++t) nearest = std::min(nearest, distanceTo(static_cast<int>(t)));
+    EXPECT_EQ(tree.nearest(point, 1e300, distanceTo).distance, nearest);
+  }
+  EXPECT_GT(hits, 0);
+  tree.refit(boundsOf(rest));
+  for (int i = 0; i < static_cast<int>(axes.size()); ++i) {
+    EXPECT_EQ(tree.bounds().lower[i], builtRoot.lower[i]);
+    EXPECT_EQ(tree.bounds().upper[i], builtRoot.upper[i]);
+  }
+  EXPECT_THROW(tree.refit(std::span(movedBounds).first(3)), std::invalid_argument);
+}
+
 // The surface area heuristic would peel the farthest point off a geometric series one level at a
 // time; the depth cap holds it to kMaxDepth, and coincident points split evenly.
 TEST(KdopTree, DepthStaysBoundedOnDegenerateInput) {

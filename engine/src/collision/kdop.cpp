@@ -56,6 +56,15 @@ void Kdop::add(std::span<const Vec3> axes, const Vec3& point) {
   }
 }
 
+Kdop Kdop::inflated(double distance, int axisCount) const {
+  Kdop wider = *this;
+  for (int i = 0; i < axisCount; ++i) {
+    wider.lower[i] -= distance;
+    wider.upper[i] += distance;
+  }
+  return wider;
+}
+
 void Kdop::merge(const Kdop& other, int axisCount) {
   for (int i = 0; i < axisCount; ++i) {
     lower[i] = std::min(lower[i], other.lower[i]);

@@ -66,6 +66,15 @@ struct Kdop {
   static Kdop empty();
   void add(std::span<const Vec3> axes, const Vec3& point);
   void merge(const Kdop& other, int axisCount);
+  // Every slab widened by `distance` on both sides: the points within that distance of the kDOP
+  // are inside (the axes are unit).
+  Kdop inflated(double distance, int axisCount) const;
+  // Whether the two kDOPs (over the same axes) overlap on each of the first axisCount slabs.
+  bool overlaps(const Kdop& other, int axisCount) const {
+    for (int i = 0; i < axisCount; ++i)
+      if (lower[i] > other.upper[i] || other.lower[i] > upper[i]) return false;
+    return true;
+  }
   Vec3 boxCentre() const { return 0.5 * Vec3(lower[0] + upper[0], lower[1] + upper[1], lower[2] + upper[2]); }
   Vec3 boxHalfExtents() const { return 0.5 * Vec3(upper[0] - lower[0], upper[1] - lower[1], upper[2] - lower[2]); }
   // A lower bound of the distance from a point to the kDOP (0 inside): the largest distance to

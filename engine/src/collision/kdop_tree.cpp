@@ -4,6 +4,7 @@
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace contactlab {
@@ -24,10 +25,7 @@ void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop>
   const int axisCount = static_cast<int>(axes_.size());
   Kdop bounds = Kdop::empty();
   for (int p : primitives) bounds.merge(primitiveBounds[p], axisCount);
-  nodes_[index].bounds = bounds;
-  nodes_[index].boxCentre = bounds.boxCentre();
-  nodes_[index].boxHalfExtents = bounds.boxHalfExtents();
-  nodes_[index].squaredSize = nodes_[index].boxHalfExtents.squaredNorm();
+  setBounds(nodes_[index], bounds);
   if (primitives.size() <= static_cast<size_t>(leafSize_)) {
     depth_ = std::max(depth_, depth);
     nodes_[index].firstPrimitive = static_cast<int>(primitives.data() - order_.data());
@@ -43,6 +41,33 @@ void KdopTree::build(int index, std::span<int> primitives, std::span<const Kdop>
   nodes_.emplace_back();
   build(firstChild, primitives.first(leftCount), primitiveBounds, depth + 1);
   build(firstChild + 1, primitives.subspan(leftCount), primitiveBounds, depth + 1);
+}
+
+void KdopTree::setBounds(Node& node, const Kdop& bounds) {
+  node.bounds = bounds;
+  node.boxCentre = bounds.boxCentre();
+  node.boxHalfExtents = bounds.boxHalfExtents();
+  node.squaredSize = node.boxHalfExtents.squaredNorm();
+}
+
+void KdopTree::refit(std::span<const Kdop> primitiveBounds) {
+  if (primitiveBounds.size() != order_.size())
+    throw std::invalid_argument("a kDOP tree of " + std::to_string(order_.size()) + " primitives refitted to " +
+                                std::to_string(primitiveBounds.size()));
+  const int axisCount = static_cast<int>(axes_.size());
+  // build() appends a node's children after it, so a pass from the last node back to the root
+  // meets both children of a node before the node itself.
+  for (size_t i = nodes_.size(); i-- > 0;) {
+    Node& node = nodes_[i];
+    Kdop bounds = Kdop::empty();
+    if (node.isLeaf()) {
+      for (int p : leafPrimitives(node)) bounds.merge(primitiveBounds[p], axisCount);
+    } else {
+      bounds = nodes_[node.firstChild].bounds;
+      bounds.merge(nodes_[node.firstChild + 1].bounds, axisCount);
+    }
+    setBounds(node, bounds);
+  }
 }
 
 namespace {

@@ -1,8 +1,10 @@
 #pragma once
 // A bounding volume hierarchy of kDOPs over a list of primitives (a mesh's vertices, triangles or
-// tetrahedra), in the frame of the body that owns it. Bodies are rigid, so a tree is built once
-// per mesh and never refitted: queries from another body are transformed into this frame instead
-// (the PROX paper's sec. 6 narrow phase: kDOP BVHs, tested in tandem between two bodies).
+// tetrahedra), in the frame of the body that owns it. A rigid body's tree is built once per mesh
+// and never refitted: queries from another body are transformed into its frame instead (the PROX
+// paper's sec. 6 narrow phase: kDOP BVHs, tested in tandem between two bodies). A deformable
+// body's surface trees keep their shape and are refitted to the moving primitives every step
+// (Verschoor & Jalba sec. 5.1; refit).
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -29,6 +31,15 @@ class KdopTree {
   const AxisComponents& axisComponents() const { return axisComponents_; }
   int primitiveCount() const { return static_cast<int>(order_.size()); }
 
+  // New bounds for the same primitives (same count and order as built): every node's kDOP is formed
+  // again from its children's, leaves from their primitives', keeping the tree's shape. Linear in
+  // the nodes, where a rebuild sorts; as correct as a rebuild for every query, and only less tight
+  // where primitives that started together have moved apart. Throws std::invalid_argument for a
+  // different count.
+  void refit(std::span<const Kdop> primitiveBounds);
+  // The root's kDOP: of every primitive.
+  const Kdop& bounds() const { return nodes_[0].bounds; }
+
   // Leaves hold a few primitives: the bottom levels of a one-per-leaf tree cost more node tests
   // than testing their primitives (docs/benchmarks.md). Queries report every primitive of a leaf
   // they reach, so callers test the primitives exactly. (A mesh's triangle and tetrahedron trees use other sizes: MeshCollisionModel.)
@@ -44,6 +55,13 @@ class KdopTree {
   template <class Visit>
   void forEachBoxOverlapping(const OrientedBoxTest& test, const Kdop& slabs, Visit&& visit) const {
     traverse([&](const Node& node) { return test.overlaps(slabs, node.boxCentre, node.boxHalfExtents); }, visit);
+  }
+
+  // Every primitive of the leaves whose kDOP overlaps `query` (over the tree's axes, tree frame).
+  template <class Visit>
+  void forEachOverlapping(const Kdop& query, Visit&& visit) const {
+    const int axisCount = static_cast<int>(axes_.size());
+    traverse([&](const Node& node) { return node.bounds.overlaps(query, axisCount); }, visit);
   }
 
   // Every primitive of the leaves whose kDOP comes within `radius` of `point` (tree frame).
@@ -252,6 +270,7 @@ class KdopTree {
   }
 
   void build(int index, std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth);
+  void setBounds(Node& node, const Kdop& bounds);
   // Orders `primitives` (a node's, at `depth`) for the split and returns the left child's count.
   size_t chooseSplit(std::span<int> primitives, std::span<const Kdop> primitiveBounds, int depth) const;
 

@@ -62,7 +62,39 @@ Mat3 frameAround(const Vec3& n) {
   return frame;
 }
 
+// An axis-aligned box as a kDOP over any axes: its three slabs, the others unbounded.
+Kdop boxKdop(const Aabb& box) {
+  Kdop kdop;
+  kdop.lower.fill(-std::numeric_limits<double>::infinity());
+  kdop.upper.fill(std::numeric_limits<double>::infinity());
+  for (int i = 0; i < 3; ++i) kdop.lower[i] = box.lower[i], kdop.upper[i] = box.upper[i];
+  return kdop;
+}
+
 }  // namespace deformable_contacts_impl
+
+void DeformableRigidContacts::setKdop(int k) {
+  kdopAxes(k);  // throws std::invalid_argument for an unsupported k
+  if (k != kdop_) trees_.clear();
+  kdop_ = k;
+}
+
+void DeformableRigidContacts::buildSurfaceTrees() {
+  trees_.clear();
+  for (const SurfaceFaces& body : *faces_) {
+    std::vector<int> vertexNodes;
+    for (int i = 0; i < body.numSurface; ++i) vertexNodes.push_back((*surface_)[body.firstSurface + i].node);
+    trees_.emplace_back(kdop_, vertexNodes, body.edges, body.faces, *positions_);
+  }
+}
+
+void DeformableRigidContacts::fitSurfaceTrees() {
+  for (std::size_t d = 0; d < trees_.size(); ++d) {
+    const SurfaceFaces& body = (*faces_)[d];
+    trees_[d].refitVertices(*positions_, std::span(reach_).subspan(body.firstSurface, body.numSurface));
+    trees_[d].refitEdgesAndFaces(*positions_, Eigen::VectorXd());
+  }
+}
 
 void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles,
                                     const MeshModelCache& meshes, const std::vector<SurfaceNode>& surface,
@@ -84,6 +116,7 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
     rigidEdges_[b] = deformable_contacts_impl::rigidEdges(bodies[b]);
   }
   dt_ = problem.dt;
+  if (trees_.size() != faces.size()) buildSurfaceTrees();
   candidates_.clear();
   pairs_.clear();
   reach_.resize(surface.size());
@@ -92,11 +125,18 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
     const double travel = dt_ * (velocities.segment<3>(3 * surface[s].node).norm() + gravity.norm() * dt_);
     reach_[s] = 3.0 * travel + kMargin;
   }
+  fitSurfaceTrees();
   for (const int b : obstacles) {
     const Body& body = bodies[b];
     const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()});
-    for (int s = 0; s < static_cast<int>(surface.size()); ++s)
-      if (box.inflated(reach_[s]).contains(position(s))) candidates_.push_back({s, b, false});
+    std::vector<int> near;
+    for (int d = 0; d < static_cast<int>(faces.size()); ++d)
+      trees_[d].vertices().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int i) {
+        const int s = faces[d].firstSurface + i;
+        if (box.inflated(reach_[s]).contains(position(s))) near.push_back(s);
+      });
+    std::sort(near.begin(), near.end());  // in surface order, whatever the trees' shapes
+    for (const int s : near) candidates_.push_back({s, b, false});
   }
   // A constraint for every candidate within its reach: the solve activates those the step closes.
   for (Candidate& candidate : candidates_) {
@@ -104,16 +144,6 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
     if (!linearize(candidate.surface, candidate.body, position(candidate.surface), reach_[candidate.surface], c)) continue;
     candidate.constrained = true;
     addConstraint(candidate.surface, candidate.body, c, problem);
-  }
-  deformableBounds_.clear();
-  for (const SurfaceFaces& body : *faces_) {
-    Aabb box{Vec3::Constant(std::numeric_limits<double>::infinity()), Vec3::Constant(-std::numeric_limits<double>::infinity())};
-    for (const auto& face : body.faces)
-      for (const int node : face) {
-        box.lower = box.lower.cwiseMin(positions_->segment<3>(3 * node));
-        box.upper = box.upper.cwiseMax(positions_->segment<3>(3 * node));
-      }
-    deformableBounds_.push_back(box);
   }
   maxReach_ = kMargin;
   for (const double r : reach_) maxReach_ = std::max(maxReach_, r);
@@ -123,14 +153,18 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
 
 void DeformableRigidContacts::addEdgeConstraints(DeformableProblem& problem) {
   const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
+  const std::span<const Vec3> axes = kdopAxes(kdop_);
+  std::vector<int> near;
   for (const int b : *obstacles_) {
     const std::vector<Segment>& edges = rigidEdges_[b];
     for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
-      const Aabb near = deformableBounds_[d].inflated(maxReach_);
       for (int r = 0; r < static_cast<int>(edges.size()); ++r) {
-        const Aabb edgeBox{edges[r].start.cwiseMin(edges[r].end), edges[r].start.cwiseMax(edges[r].end)};
-        if (!near.overlaps(edgeBox)) continue;
-        for (int e = 0; e < static_cast<int>((*faces_)[d].edges.size()); ++e) {
+        const std::array<Vec3, 2> ends{edges[r].start, edges[r].end};
+        near.clear();
+        trees_[d].edges().forEachOverlapping(kdopOfPoints(axes, ends).inflated(maxReach_, static_cast<int>(axes.size())),
+                                             [&](int e) { near.push_back(e); });
+        std::sort(near.begin(), near.end());
+        for (const int e : near) {
           DeformableConstraint c;
           if (!linearizeEdges(b, edges[r], d, e, still, 0.0, maxReach_, c)) continue;
           problem.constraints.push_back(c);
@@ -183,10 +217,9 @@ void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& probl
   for (const int b : *obstacles_) {
     const std::vector<Vec3>& vertices = rigidVertices_[b];
     for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
-      const Aabb near = deformableBounds_[d].inflated(maxReach_);
       for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
         DeformableConstraint c;
-        if (!near.contains(vertices[i]) || !linearizeRigidVertex(b, vertices[i], d, still, 0.0, maxReach_, c)) continue;
+        if (!linearizeRigidVertex(b, vertices[i], d, still, 0.0, maxReach_, c)) continue;
         problem.constraints.push_back(c);
         pairs_.push_back({-1, b, i, d});
       }
@@ -198,21 +231,13 @@ bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex,
                                                    double w, double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
   const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
-  double nearest = reach;
-  int best = -1;
-  TrianglePoint bestPoint{};
-  for (int f = 0; f < static_cast<int>((*faces_)[d].faces.size()); ++f) {
-    const auto& face = (*faces_)[d].faces[f];
-    const TrianglePoint q = closestPointOnTriangle(vertex, at(face[0]), at(face[1]), at(face[2]));
-    const double distance = (vertex - q.point).norm();
-    if (distance <= nearest) {
-      nearest = distance;
-      best = f;
-      bestPoint = q;
-    }
-  }
-  if (best < 0) return false;
-  const auto& face = (*faces_)[d].faces[best];
+  const auto& faces = (*faces_)[d].faces;
+  const KdopTree::Nearest nearest = trees_[d].faces().nearest(vertex, reach, [&](int f, double) {
+    return (vertex - closestPointOnTriangle(vertex, at(faces[f][0]), at(faces[f][1]), at(faces[f][2])).point).norm();
+  });
+  if (nearest.primitive < 0) return false;
+  const auto& face = faces[nearest.primitive];
+  const TrianglePoint bestPoint = closestPointOnTriangle(vertex, at(face[0]), at(face[1]), at(face[2]));
   const Vec3 a = at(face[0]), b = at(face[1]), c = at(face[2]);
   const Vec3 faceNormal = (b - a).cross(c - a).normalized();
   const Vec3 away = vertex - bestPoint.point;
@@ -279,6 +304,12 @@ int DeformableRigidContacts::addCollisions(const Eigen::VectorXd& v, DeformableP
 
 int DeformableRigidContacts::relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
                                          DeformableProblem& problem) {
+  // The rigid vertices' nearest faces are sought with the nodes part of the way to x + dt v.
+  const bool anyRigidVertex = std::any_of(pairs_.begin(), pairs_.end(), [](const Pair& p) { return p.rigidVertex >= 0; });
+  if (anyRigidVertex) {
+    const Eigen::VectorXd move = dt_ * v;
+    for (SurfaceTrees& trees : trees_) trees.refitEdgesAndFaces(*positions_, move);
+  }
   int changed = 0;
   for (int k = 0; k < problem.numConstraints(); ++k) {
     if (!active[k]) continue;

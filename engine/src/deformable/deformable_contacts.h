@@ -22,6 +22,7 @@
 
 #include "collision/mesh_model.h"
 #include "collision/segment_geometry.h"
+#include "deformable/surface_trees.h"
 #include "geometry/shape_geometry.h"
 #include "contactlab/body.h"
 #include "problem/deformable_problem.h"
@@ -41,6 +42,9 @@ class DeformableRigidContacts final : public ConstraintUpdater {
     std::vector<std::array<int, 2>> edges;
     std::vector<std::array<int, 2>> edgeFaces;  // -1 for a missing second face
     double mu = 0.0;
+    // The body's surface vertices: entries [firstSurface, firstSurface + numSurface) of the surface list.
+    int firstSurface = 0;
+    int numSurface = 0;
   };
   // Which constraint is which: a surface vertex (index into the surface list) against a rigid body,
   // a rigid body's vertex against the faces of deformable body `deformable`, or a rigid edge against
@@ -66,7 +70,8 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   // Alg. 1, line 5 (sec. 5.1): the candidate (vertex, rigid body) pairs whose boxes, extended by
   // three times the vertex's travel in the step, overlap; and a constraint for each candidate already
   // within that travel of the surface (appended to problem.constraints, started inactive by the
-  // solver). `obstacles` are the indices of the static and kinematic rigid bodies; `positions` and
+  // solver). The deformable surfaces are searched through their kDOP trees (surface_trees.h),
+  // built on the first step and refitted on every one after. `obstacles` are the indices of the static and kinematic rigid bodies; `positions` and
   // `velocities` the nodes' at the start of the step (3 per node); `meshes` must hold the models of
   // the obstacles' meshes.
   // `faces` per deformable body, for the rigid vertices and edges. The vectors are kept by reference
@@ -75,6 +80,9 @@ class DeformableRigidContacts final : public ConstraintUpdater {
              const std::vector<SurfaceNode>& surface, const std::vector<SurfaceFaces>& faces,
              const Eigen::VectorXd& positions, const Eigen::VectorXd& velocities, const Vec3& gravity,
              DeformableProblem& problem);
+
+  // k of the surface trees' kDOPs (14, 18 or 26; the World's kdop setting).
+  void setKdop(int k);
 
   int addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) override;
   int relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
@@ -92,10 +100,14 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   // farther than `reach` from the body.
   bool linearize(int s, int body, const Vec3& linearizationPoint, double reach, DeformableConstraint& out) const;
   // The constraint of rigid vertex `vertex` (world, end of step) of `body` against the nearest face of
-  // deformable body `d` with its nodes at x + w dt v, or false when no face is within `reach`.
+  // deformable body `d` with its nodes at x + w dt v, or false when no face is within `reach`. The
+  // face tree must be fitted to the faces' paths from x to x + dt v (0 <= w <= 1).
   bool linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v, double w, double reach,
                             DeformableConstraint& out) const;
   void addRigidVertexConstraints(DeformableProblem& problem);
+  void buildSurfaceTrees();
+  // The trees to the surfaces at the step's start: vertices inflated by their reach.
+  void fitSurfaceTrees();
   // The constraint of rigid edge `rigid` (world, end of step) of `body` against edge `e` of deformable
   // body `d` with its nodes at x + w dt v, or false when their closest points are farther than
   // `reach` or at an end of either edge (the vertex pairs hold there), or the edges are parallel.
@@ -114,7 +126,8 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   const Eigen::VectorXd* positions_ = nullptr;  // 3 per node, at the step's start
   std::vector<std::vector<Vec3>> rigidVertices_;  // per body (empty but for obstacles), world
   std::vector<std::vector<Segment>> rigidEdges_;
-  std::vector<Aabb> deformableBounds_;  // per deformable body, its nodes' box at the step's start
+  int kdop_ = kDefaultKdop;
+  std::vector<SurfaceTrees> trees_;  // per deformable body
   double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
   std::vector<Candidate> candidates_;

@@ -87,9 +87,11 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   for (int i = 0; i < entry.fem.numNodes(); ++i) restCentre += entry.fem.rest().nodeMass[i] * entry.restInBodyFrame[i];
   restCentre /= entry.fem.rest().totalMass;
   for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
-  for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
   DeformableRigidContacts::SurfaceFaces faces;
   faces.mu = mu;
+  faces.firstSurface = static_cast<int>(surface_.size());
+  faces.numSurface = static_cast<int>(entry.boundary.vertices.size());
+  for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
   for (const auto& t : entry.boundary.triangles) faces.faces.push_back({numNodes_ + t[0], numNodes_ + t[1], numNodes_ + t[2]});
   for (const auto& e : entry.boundary.edges) {
     faces.edges.push_back({numNodes_ + e[0], numNodes_ + e[1]});
@@ -128,6 +130,7 @@ void DeformableSystem::setSettings(const DeformableSolverSettings& settings) {
 void DeformableSystem::setObstacles(const std::vector<Body>& bodies, int kdop) {
   obstacles_.clear();
   meshes_.setK(kdop);
+  contacts_.setKdop(kdop);
   for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
     const Body& body = bodies[b];
     if (body.isDynamic() || body.deformable >= 0) continue;
