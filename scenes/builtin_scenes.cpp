@@ -24,6 +24,9 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::cantileverScene(),
       scenes::hangingBarScene(),
       scenes::softInclineScene(),
+      scenes::softCubesScene(),
+      scenes::ringsScene(),
+      scenes::bunniesScene(),
   };
   return scenes;
 }

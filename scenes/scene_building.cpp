@@ -152,4 +152,27 @@ Quat SceneRandom::orientation() {
   return Quat(a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3));
 }
 
+Scene dropMeshesIntoBox(const std::string& sceneName, const std::string& mesh, const SceneParams& params,
+                        std::uint64_t seed, const std::function<void(BodyDesc&)>& makeBody) {
+  const ParamReader read(sceneName, params);
+  const int count = read.count("count");
+  const double width = read.positive("width");
+  const auto geometry = sceneMesh(sceneName, mesh, read.positive("scale"));
+
+  SceneRandom random(seed);
+  const std::vector<Vec3> drops = dropPositions(sceneName, count, Footprint::Square, 0.5 * width,
+                                                geometry->boundingRadius, kLatticeJitter, kFloorClearance, random);
+  Scene scene;
+  // Walls as high as the falling column, so nothing leaves the container on its way down.
+  double columnTop = 0.0;
+  for (const Vec3& drop : drops) columnTop = std::max(columnTop, drop.z() + geometry->boundingRadius);
+  addBoxContainer(scene, width, columnTop, kContainerWallThickness);
+  for (int i = 0; i < count; ++i) {
+    BodyDesc body = meshBody(mesh + "_" + std::to_string(i), geometry, drops[i], random.orientation());
+    if (makeBody) makeBody(body);
+    scene.bodies.push_back(std::move(body));
+  }
+  return scene;
+}
+
 }  // namespace contactlab::scenes

@@ -1,4 +1,5 @@
 #pragma once
+#include <functional>
 // Shared by the built-in scene builders: the ground, body constructors and parameter access.
 #include <cstdint>
 #include <memory>
@@ -48,6 +49,13 @@ std::shared_ptr<const MeshGeometry> sceneMesh(const std::string& scene, const st
 // between the ±x walls; named "ground", "wall_x-", "wall_x+", "wall_y-", "wall_y+".
 void addBoxContainer(Scene& scene, double innerWidth, double wallHeight, double wallThickness);
 
+// The scene's "count" bodies of the named mesh at its "scale", named mesh_0, mesh_1, ..., at the
+// dropPositions of a square footprint of its "width" with seeded orientations, in an open box
+// container (addBoxContainer) whose walls reach the top of the column; `makeBody` (if any) finishes
+// each body (a mass, a deformable description).
+Scene dropMeshesIntoBox(const std::string& sceneName, const std::string& mesh, const SceneParams& params,
+                        std::uint64_t seed, const std::function<void(BodyDesc&)>& makeBody = {});
+
 // Where to drop `count` bodies whose bounding balls have radius `bodyRadius`: the centres of a square
 // lattice filled layer by layer upwards from z = `bottom`, each moved by up to `jitter` along every
 // axis (seeded). Cells are wide enough that the bodies' bounding balls stay inside their own cells,
@@ -94,5 +102,9 @@ SceneEntry softBlockScene();
 SceneEntry cantileverScene();
 SceneEntry hangingBarScene();
 SceneEntry softInclineScene();
+SceneEntry softCubesScene();
+// Piles of deformable bodies, soft_piles.cpp.
+SceneEntry ringsScene();
+SceneEntry bunniesScene();
 
 }  // namespace contactlab::scenes

@@ -132,6 +132,26 @@ Scene buildSoftIncline(const SceneParams& params, std::uint64_t /*seed*/) {
   return scene;
 }
 
+// Two soft cubes flying at each other without gravity or friction, the second turned so that its
+// edges cross the first's faces: momentum is kept through the contact, and they bounce apart.
+Scene buildSoftCubes(const SceneParams& params, std::uint64_t /*seed*/) {
+  const ParamReader read("soft-cubes", params);
+  const double size = read.positive("size"), speed = read.nonNegative("speed");
+  Scene scene;
+  scene.dt = kDt;
+  scene.gravity = Vec3::Zero();
+  scene.friction.mu = read.nonNegative("mu");
+  for (const int side : {-1, 1}) {
+    const Quat turn = side < 0 ? Quat::Identity()
+                               : Quat(Eigen::AngleAxisd(0.3, Vec3::UnitZ()) * Eigen::AngleAxisd(0.2, Vec3::UnitY()));
+    BodyDesc cube = softBox(read, side < 0 ? "left" : "right", Vec3::Constant(size),
+                            Vec3(side * 0.5 * (size + read.nonNegative("gap")), 0, size), kSoftPoisson, turn);
+    cube.velocity = Vec3(-side * speed, 0, 0);
+    scene.bodies.push_back(cube);
+  }
+  return scene;
+}
+
 }  // namespace contactlab::scenes::soft_bodies
 
 namespace contactlab::scenes {
@@ -166,6 +186,18 @@ SceneEntry hangingBarScene() {
            {"damping_stiffness", 0.01, "Rayleigh stiffness damping beta, s"},
            soft_bodies::tetsParam()},
           soft_bodies::buildHangingBar};
+}
+
+SceneEntry softCubesScene() {
+  return {"soft-cubes",
+          "two soft FEM cubes (nu 0.2) colliding in zero gravity, one turned: they bounce apart",
+          {{"size", 0.2, "edge of each cube, m"},
+           {"gap", 0.05, "distance between them at the start, m"},
+           {"speed", 1, "speed of each towards the other, m/s"},
+           {"mu", 0, "friction coefficient"},
+           {"youngs_modulus", 5e5, "Young's modulus, Pa"},
+           soft_bodies::tetsParam()},
+          soft_bodies::buildSoftCubes};
 }
 
 SceneEntry softInclineScene() {

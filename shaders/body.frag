@@ -12,11 +12,18 @@ flat in vec3 vAlbedo;  // linear
 #define SHADOW_TAPS 4
 #endif
 flat in float vStyle;  // 0 dynamic, 1 selected, 2 static
+in vec2 vStressScale;  // position on the stress scale, and its colour's weight (0: the instance colour)
+
+// Texels of uStressScale, set by the renderer.
+#ifndef STRESS_SCALE_TEXELS
+#define STRESS_SCALE_TEXELS 256
+#endif
 
 uniform vec3 uLightDirection;  // unit, towards the light
 uniform vec3 uEye;
 uniform mat4 uLightViewProjection;
 uniform sampler2DShadow uShadowMap;
+uniform sampler1D uStressScale;    // the stress colour scale, sRGB, low to high
 uniform float uShadowTexel;        // one shadow-map texel in texture coordinates
 uniform float uShadowNormalOffset; // metres along the normal
 uniform float uShadowDepthBias;    // in the shadow map's depth units
@@ -71,7 +78,9 @@ void main() {
   bool isStatic = vStyle > 1.5;
   bool isSelected = vStyle > 0.5 && !isStatic;
 
-  vec3 albedo = vAlbedo;
+  // The scale is looked up per pixel, so that colours between vertices stay on the scale.
+  float scaleTexel = (0.5 + clamp(vStressScale.x, 0.0, 1.0) * float(STRESS_SCALE_TEXELS - 1)) / float(STRESS_SCALE_TEXELS);
+  vec3 albedo = mix(vAlbedo, toLinear(texture(uStressScale, scaleTexel).rgb), vStressScale.y);
   if (isStatic && uGrid != 0) albedo = mix(albedo, toLinear(vec3(0.30, 0.32, 0.35)), 0.75 * gridCoverage(vWorldPosition, normal));
 
   float facing = dot(normal, uLightDirection);
@@ -85,7 +94,8 @@ void main() {
   vec3 color = albedo * (ambient + kLightColor * diffuse) + kLightColor * specular;
   if (isSelected) {
     float rim = pow(1.0 - max(dot(normal, toEye), 0.0), 2.0);
-    color += vec3(1.0, 0.75, 0.25) * (0.15 + 0.9 * rim);
+    // Not over stress colours, which it would wash out; the outline box still marks the selection.
+    color += vec3(1.0, 0.75, 0.25) * (0.15 + 0.9 * rim) * (1.0 - vStressScale.y);
   }
   // Soft roll-off instead of hard clipping of the brightest highlights.
   color = color / (1.0 + 0.15 * color);

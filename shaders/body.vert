@@ -5,6 +5,9 @@ layout(location = 1) in vec3 aNormal;
 layout(location = 2) in mat4 aModel;  // locations 2..5
 layout(location = 6) in vec4 aColor;
 layout(location = 7) in float aStyle;
+// Deformable surfaces coloured by stress: the vertex's position on the stress scale and the scale
+// colour's weight; (0, 0), the attribute's default, elsewhere.
+layout(location = 8) in vec2 aStressScale;
 
 uniform mat4 uViewProjection;
 
@@ -12,6 +15,7 @@ out vec3 vWorldPosition;
 out vec3 vNormal;
 flat out vec3 vAlbedo;  // the instance's sRGB colour in linear light
 flat out float vStyle;
+out vec2 vStressScale;
 
 void main() {
   vec4 world = aModel * vec4(aPosition, 1.0);
@@ -23,5 +27,6 @@ void main() {
   vWorldPosition = world.xyz;
   vAlbedo = pow(aColor.rgb, vec3(2.2));
   vStyle = aStyle;
+  vStressScale = aStressScale;
   gl_Position = uViewProjection * world;
 }

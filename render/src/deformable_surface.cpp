@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace contactlab::render {
 namespace deformable_surface {
@@ -20,6 +21,7 @@ bool buildDeformableSurface(const DeformableMeshView& mesh, DeformableSurface& s
   using namespace deformable_surface;
   surface.vertices.clear();
   surface.indices.clear();
+  surface.nodes.clear();
   surface.bounds = {Vec3::Zero(), Vec3::Zero()};
   const int nodes = static_cast<int>(mesh.positions.size());
 
@@ -65,6 +67,7 @@ bool buildDeformableSurface(const DeformableMeshView& mesh, DeformableSurface& s
     for (int i = 0; i < 3; ++i) surface.vertices.push_back(static_cast<float>(n[i]));
   }
   surface.bounds = {lower, upper};
+  surface.nodes = std::move(nodeOf);
   return true;
 }
 

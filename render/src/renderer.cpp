@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <memory>
 #include <utility>
@@ -50,6 +51,7 @@ constexpr GLuint kStyleLocation = 7;
 
 struct MeshBuffers {
   GLuint vertexArray = 0, vertexBuffer = 0, indexBuffer = 0, instanceBuffer = 0;
+  GLuint stressScaleBuffer = 0;  // deformable surfaces only (addStressScaleBuffer)
   GLsizei indexCount = 0;
 };
 
@@ -92,8 +94,8 @@ MeshBuffers createBuffers(const MeshData& data) {
 }
 
 void deleteBuffers(const MeshBuffers& mesh) {
-  const GLuint buffers[] = {mesh.vertexBuffer, mesh.indexBuffer, mesh.instanceBuffer};
-  glDeleteBuffers(3, buffers);
+  const GLuint buffers[] = {mesh.vertexBuffer, mesh.indexBuffer, mesh.instanceBuffer, mesh.stressScaleBuffer};
+  glDeleteBuffers(4, buffers);
   glDeleteVertexArrays(1, &mesh.vertexArray);
 }
 
@@ -172,6 +174,63 @@ std::pair<double, double> fogRange(const std::vector<Body>& bodies, const OrbitC
 
 }  // namespace
 
+// Stress colours of the deformable surfaces (RenderOptions::stressColors).
+namespace renderer {
+
+// Per vertex of a deformable surface coloured by stress: its position on the stress scale and the
+// weight of the scale's colour against the instance's (body.vert). Other meshes leave the attribute
+// off and read its default (0, 0): their own colour.
+constexpr GLuint kStressScaleLocation = 8;
+// Texels of the stress scale's 1D texture (body.frag's STRESS_SCALE_TEXELS).
+constexpr int kStressScaleTexels = 256;
+
+// The per-vertex stress scale attribute of a deformable surface's mesh, off until filled.
+void addStressScaleBuffer(MeshBuffers& mesh) {
+  glGenBuffers(1, &mesh.stressScaleBuffer);
+  glBindVertexArray(mesh.vertexArray);
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.stressScaleBuffer);
+  glVertexAttribPointer(kStressScaleLocation, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), nullptr);
+  glBindVertexArray(0);
+}
+
+// Two floats per vertex (scale position, weight); empty turns the attribute off: the body's own colour.
+void uploadStressScale(const MeshBuffers& mesh, const std::vector<float>& scale) {
+  glBindVertexArray(mesh.vertexArray);
+  if (scale.empty()) {
+    glDisableVertexAttribArray(kStressScaleLocation);
+  } else {
+    glBindBuffer(GL_ARRAY_BUFFER, mesh.stressScaleBuffer);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(scale.size() * sizeof(float)), scale.data(), GL_STREAM_DRAW);
+    glEnableVertexAttribArray(kStressScaleLocation);
+  }
+  glBindVertexArray(0);
+}
+
+// stressScaleColor sampled into a 1D texture (sRGB, as the instance colours), so that body.frag maps
+// the interpolated scale position of each pixel, not a blend of the vertices' colours.
+GLuint createStressScaleTexture() {
+  std::vector<std::uint8_t> texels(3 * kStressScaleTexels);
+  for (int i = 0; i < kStressScaleTexels; ++i) {
+    const Color c = stressScaleColor(static_cast<double>(i) / (kStressScaleTexels - 1));
+    const float rgb[3] = {c.r, c.g, c.b};
+    for (int k = 0; k < 3; ++k) texels[3 * i + k] = static_cast<std::uint8_t>(std::lround(255.0f * std::clamp(rgb[k], 0.0f, 1.0f)));
+  }
+  GLuint texture = 0;
+  glGenTextures(1, &texture);
+  glBindTexture(GL_TEXTURE_1D, texture);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);  // rows of 3 bytes per texel
+  glTexImage1D(GL_TEXTURE_1D, 0, GL_RGB8, kStressScaleTexels, 0, GL_RGB, GL_UNSIGNED_BYTE, texels.data());
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);  // GL's default, which other uploads may expect
+  glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_1D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glBindTexture(GL_TEXTURE_1D, 0);
+  return texture;
+}
+
+}  // namespace renderer
+using renderer::kStressScaleTexels;
+
 struct Renderer::Impl {
   std::string shaderDirectory;
   std::array<GlProgram, kProgramCount> programs;
@@ -184,6 +243,7 @@ struct Renderer::Impl {
   std::map<const MeshGeometry*, std::pair<std::shared_ptr<const MeshGeometry>, MeshBuffers>> geometryMeshes;
   GLuint debugVertexArray = 0, debugBuffer = 0;
   GLuint emptyVertexArray = 0;  // the background's full-screen triangle needs a bound VAO in core profile
+  GLuint stressScaleTexture = 0;
 
   GLuint shadowFramebuffer = 0, shadowTexture = 0;
   int shadowMapSize = 0;
@@ -204,6 +264,12 @@ struct Renderer::Impl {
   std::vector<char> deformableDrawn;  // per entry of deformableMeshes: whether this frame has it (finite)
   std::vector<DeformableBounds> deformableBounds;  // of the bodies drawn this frame
   DeformableSurface deformableSurface;             // scratch, reused
+  // Stress colours (RenderOptions::stressColors): per entry of deformableMeshes, each surface
+  // vertex's node stress (empty: not coloured); the scale of this frame; scratch.
+  std::vector<std::vector<double>> vertexStress;
+  std::optional<StressRange> stressRange;
+  std::vector<double> nodeStress;
+  std::vector<float> stressScale;
 
   void createMeshes();
   void resizeShadowMap(int size);
@@ -216,7 +282,7 @@ struct Renderer::Impl {
   };
   std::optional<ShadowFrame> drawShadowMap(const std::vector<Body>& bodies);
   void uploadInstances();
-  void uploadDeformableSurfaces(const World& world, int selectedBody);
+  void uploadDeformableSurfaces(const World& world, const RenderOptions& options);
   void drawInstances(GLuint program, bool includePlanes);
   void drawBackground(const Eigen::Matrix4f& viewProjection);
   void drawDebugOverlay(const World& world, const RenderOptions& options, const Eigen::Matrix4f& viewProjection);
@@ -239,6 +305,7 @@ void Renderer::Impl::createMeshes() {
 
   glGenVertexArrays(1, &emptyVertexArray);
   glBindVertexArray(0);
+  stressScaleTexture = renderer::createStressScaleTexture();
 }
 
 void Renderer::Impl::resizeShadowMap(int size) {
@@ -333,20 +400,54 @@ void Renderer::Impl::uploadInstances() {
   }
 }
 
-void Renderer::Impl::uploadDeformableSurfaces(const World& world, int selectedBody) {
+void Renderer::Impl::uploadDeformableSurfaces(const World& world, const RenderOptions& options) {
   const int count = world.deformableBodyCount();
-  while (static_cast<int>(deformableMeshes.size()) < count) deformableMeshes.push_back(createBuffers(MeshData{}));
+  while (static_cast<int>(deformableMeshes.size()) < count) {
+    deformableMeshes.push_back(createBuffers(MeshData{}));
+    renderer::addStressScaleBuffer(deformableMeshes.back());
+  }
   deformableDrawn.assign(deformableMeshes.size(), 0);
   deformableBounds.clear();
+  vertexStress.resize(deformableMeshes.size());
+  stressRange.reset();
+  double lowest = std::numeric_limits<double>::infinity(), highest = -lowest;
   const std::vector<Body>& bodies = world.bodies();
   for (int i = 0; i < count; ++i) {
+    vertexStress[i].clear();
     const DeformableMeshView mesh = world.deformableBody(i);
     if (!buildDeformableSurface(mesh, deformableSurface)) continue;
     const Body& body = bodies[static_cast<std::size_t>(mesh.body)];
-    uploadDeformableSurface(deformableMeshes[i], deformableSurface, deformableInstance(body, mesh.body, selectedBody));
+    uploadDeformableSurface(deformableMeshes[i], deformableSurface, deformableInstance(body, mesh.body, options.selectedBody));
     deformableDrawn[i] = 1;
     deformableBounds.push_back({mesh.body, deformableSurface.bounds});
+    if (!options.stressColors || !averageAroundNodes(mesh, world.deformableStress(i), nodeStress)) continue;
+    for (const int node : deformableSurface.nodes) {
+      const double value = nodeStress[static_cast<std::size_t>(node)];
+      vertexStress[i].push_back(value);
+      if (!std::isfinite(value)) continue;
+      lowest = std::min(lowest, value);
+      highest = std::max(highest, value);
+    }
   }
+  if (options.stressUpper > options.stressLower) {
+    stressRange = StressRange{options.stressLower, options.stressUpper};
+  } else if (lowest <= highest) {
+    stressRange = StressRange{lowest, highest};
+  }
+  bool coloured = false;
+  for (std::size_t i = 0; i < deformableMeshes.size(); ++i) {
+    if (!deformableDrawn[i]) continue;
+    stressScale.clear();
+    if (stressRange && !vertexStress[i].empty()) {
+      coloured = true;
+      for (const double value : vertexStress[i]) {
+        stressScale.push_back(static_cast<float>(stressRange->position(value)));
+        stressScale.push_back(1.0f);
+      }
+    }
+    renderer::uploadStressScale(deformableMeshes[i], stressScale);
+  }
+  if (!coloured) stressRange.reset();
 }
 
 void Renderer::Impl::drawInstances(GLuint program, bool includePlanes) {
@@ -437,7 +538,8 @@ void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& o
   glEnable(GL_PROGRAM_POINT_SIZE);
   glDepthMask(GL_FALSE);
   // Contacts sit between bodies, mostly hidden: draw everything faintly through the bodies, then
-  // the visible parts in full.
+  // the visible parts in full. The points less faintly: a soft body's contacts all lie under it,
+  // and their colours (the contact states) should still read.
   for (const bool throughBodies : {true, false}) {
     if (throughBodies) {
       glDisable(GL_DEPTH_TEST);
@@ -447,6 +549,7 @@ void Renderer::Impl::drawDebugOverlay(const World& world, const RenderOptions& o
     }
     glUniform1f(alphaLocation, throughBodies ? 0.25f : 1.0f);
     if (!lines.empty()) glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(lines.size()));
+    glUniform1f(alphaLocation, throughBodies ? 0.55f : 1.0f);
     if (!points.empty()) glDrawArrays(GL_POINTS, static_cast<GLint>(lines.size()), static_cast<GLsizei>(points.size()));
   }
   glDepthFunc(GL_LESS);
@@ -478,6 +581,7 @@ Renderer::~Renderer() {
   glDeleteVertexArrays(2, vertexArrays);
   glDeleteFramebuffers(1, &impl_->shadowFramebuffer);
   glDeleteTextures(1, &impl_->shadowTexture);
+  glDeleteTextures(1, &impl_->stressScaleTexture);
 }
 
 std::optional<std::string> Renderer::reloadShaders() {
@@ -485,7 +589,8 @@ std::optional<std::string> Renderer::reloadShaders() {
   std::array<GlProgram, kProgramCount> loaded;
   for (int i = 0; i < kProgramCount; ++i) {
     if (auto error = buildProgramFromFiles(impl_->shaderDirectory, kShaderProgramNames[i], loaded[i],
-                                           "#define SHADOW_TAPS " + std::to_string(impl_->shadowTaps) + "\n")) {
+                                           "#define SHADOW_TAPS " + std::to_string(impl_->shadowTaps) +
+                                               "\n#define STRESS_SCALE_TEXELS " + std::to_string(kStressScaleTexels) + "\n")) {
       impl_->shaderError = std::move(error);
       return impl_->shaderError;
     }
@@ -519,7 +624,7 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
                                         r.height / (2.0 * std::tan(0.5 * OrbitCamera::kVerticalFovRadians)));
     if (const std::optional<Instance> floor = floorInstance(world.bodies())) r.instances[MeshKind::Quad].push_back(*floor);
     r.uploadInstances();
-    r.uploadDeformableSurfaces(world, options.selectedBody);
+    r.uploadDeformableSurfaces(world, options);
     if (options.shadows) {
       r.resizeShadowMap(std::clamp(options.shadowMapSize, 16, static_cast<int>(r.maxImageSize)));
       shadow = r.drawShadowMap(world.bodies());
@@ -553,6 +658,9 @@ void Renderer::render(const World& world, const OrbitCamera& camera, const Rende
     setVector(glGetUniformLocation(body, "uHorizonColor"), kHorizonColor);
     const auto [fogStart, fogEnd] = fogRange(world.bodies(), camera);
     glUniform2f(glGetUniformLocation(body, "uFogRange"), static_cast<float>(fogStart), static_cast<float>(fogEnd));
+    glUniform1i(glGetUniformLocation(body, "uStressScale"), 1);
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_1D, r.stressScaleTexture);
     glUniform1i(glGetUniformLocation(body, "uShadowMap"), 0);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, r.shadowTexture);
@@ -609,6 +717,8 @@ RenderOptions defaultRenderOptions(bool softwareRasterizer) {
   }
   return options;
 }
+
+const std::optional<StressRange>& Renderer::stressRange() const { return impl_->stressRange; }
 
 int Renderer::width() const { return impl_->width; }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <limits>
 
 #include "support/test_scenes.h"
 
@@ -32,6 +33,64 @@ TEST(DeformableSystem, FreeBodyKeepsItsLinearMomentumThroughTheContactSolve) {
   const Vec3 start = momentum(world);
   test::runFor(world, 0.3);
   EXPECT_LT((momentum(world) - start).norm(), 1e-4 * start.norm());
+}
+
+// An external node force (World::setDeformableNodeForce) is part of f_external in eq. 4: the elastic
+// forces sum to zero, so a free body's momentum grows by exactly F dt per step wherever F acts. The
+// CR solve misses it by the sum of its residual's rows, held far below the test's tolerance here.
+TEST(DeformableSystem, NodeForceOnAFreeBodyAddsFdtOfMomentumPerStep) {
+  Scene scene;
+  scene.dt = 1e-3;
+  scene.gravity = Vec3::Zero();
+  scene.bodies = {softCube(0.2, Vec3::Zero())};
+  WorldSettings settings;
+  settings.deformable.relativeTolerance = 1e-12;
+  World world(scene, settings);
+  const Vec3 force(3.0, -2.0, 5.0);
+  world.setDeformableNodeForce(0, 0, force);
+  for (int step = 1; step <= 50; ++step) {
+    const Vec3 before = momentum(world);
+    world.step();
+    const Vec3 gained = momentum(world) - before;
+    ASSERT_LT((gained - force * scene.dt).norm(), 1e-9 * force.norm() * scene.dt) << "step " << step << ": " << gained.transpose();
+  }
+  // Cleared, the momentum stays.
+  world.clearDeformableNodeForces();
+  const Vec3 held = momentum(world);
+  test::runFor(world, 0.02);
+  EXPECT_LT((momentum(world) - held).norm(), 1e-6 * held.norm());
+}
+
+TEST(DeformableSystem, NodeForceOnAPinnedNodeChangesNothing) {
+  Scene scene;
+  scene.dt = 1e-3;
+  BodyDesc cube = softCube(0.2, Vec3::Zero());
+  cube.deformable->pinned = DeformableDesc::Box{Vec3(-1, -1, 0.09), Vec3(1, 1, 1)};  // the top face
+  scene.bodies = {cube};
+  World pulled(scene), free(scene);
+  const DeformableMeshView mesh = pulled.deformableBody(0);
+  int top = -1;
+  for (int i = 0; i < static_cast<int>(mesh.positions.size()) && top < 0; ++i)
+    if (mesh.positions[i].z() > 0.09) top = i;
+  ASSERT_GE(top, 0);
+  pulled.setDeformableNodeForce(0, top, Vec3(0, 0, -100.0));
+  for (int step = 0; step < 20; ++step) {
+    pulled.step();
+    free.step();
+  }
+  const DeformableMeshView a = pulled.deformableBody(0), b = free.deformableBody(0);
+  for (std::size_t i = 0; i < a.positions.size(); ++i) ASSERT_EQ(a.positions[i], b.positions[i]) << i;
+}
+
+TEST(DeformableSystem, NodeForceChecksItsArguments) {
+  Scene scene;
+  scene.bodies = {softCube(0.2, Vec3::Zero())};
+  World world(scene);
+  const int nodes = static_cast<int>(world.deformableBody(0).positions.size());
+  EXPECT_THROW(world.setDeformableNodeForce(1, 0, Vec3::UnitX()), std::out_of_range);
+  EXPECT_THROW(world.setDeformableNodeForce(0, nodes, Vec3::UnitX()), std::out_of_range);
+  EXPECT_THROW(world.setDeformableNodeForce(0, -1, Vec3::UnitX()), std::out_of_range);
+  EXPECT_THROW(world.setDeformableNodeForce(0, 0, Vec3(std::numeric_limits<double>::quiet_NaN(), 0, 0)), std::invalid_argument);
 }
 
 // The node positions after every step of a soft block landing on a corner, fine enough (about a

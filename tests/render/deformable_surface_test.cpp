@@ -61,6 +61,9 @@ TEST(DeformableSurface, OneVertexPerSurfaceNodeWithTheMeanNormalOfItsCorners) {
   }
   EXPECT_EQ(surface.bounds.lower, Vec3::Constant(-1));
   EXPECT_EQ(surface.bounds.upper, Vec3::Constant(1));
+  // Each vertex names its node, for per-node values such as stress.
+  ASSERT_EQ(surface.nodes.size(), 8u);
+  for (int v = 0; v < 8; ++v) EXPECT_EQ(vertexPosition(surface, v), cube.positions[surface.nodes[v]]) << v;
 }
 
 TEST(DeformableSurface, FollowsTheNodesAndReusesItsStorage) {
@@ -87,6 +90,7 @@ TEST(DeformableSurface, NonFiniteSurfaceNodesDrawNothingButAnInteriorOneDoesNotM
   EXPECT_FALSE(buildDeformableSurface(cube.view(), surface));
   EXPECT_TRUE(surface.vertices.empty());
   EXPECT_TRUE(surface.indices.empty());
+  EXPECT_TRUE(surface.nodes.empty());
 }
 
 TEST(DeformableSurface, AWorldsDeformableBoxHasOutwardUnitNormalsOnItsSurfaceNodes) {

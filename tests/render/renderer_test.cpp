@@ -126,6 +126,43 @@ TEST_F(RendererTest, ADeformableBodyIsDrawnByItsSurfaceInADynamicBodysColour) {
   EXPECT_EQ(draw(renderer, world, plain), rgb) << "rendering is deterministic";
 }
 
+TEST_F(RendererTest, StressColoursFollowTheScaleAndReportIt) {
+  Renderer renderer(CONTACTLAB_SHADER_DIR);
+  const World world = softBlockOnGround();
+  RenderOptions plain;
+  plain.debugOverlay = false;
+  const auto own = draw(renderer, world, plain);
+  EXPECT_FALSE(renderer.stressRange()) << "no scale without stress colours";
+
+  RenderOptions stress = plain;
+  stress.stressColors = true;
+  const auto coloured = draw(renderer, world, stress);
+  EXPECT_NE(coloured, own);
+  ASSERT_TRUE(renderer.stressRange());
+  EXPECT_GE(renderer.stressRange()->lower, 0.0) << "von Mises stress";
+  EXPECT_GT(renderer.stressRange()->upper, renderer.stressRange()->lower) << "the landing block is stressed unevenly";
+
+  // A held scale far above every node's stress draws the block in the scale's low end (blue), one
+  // far below it in the high end (red).
+  const auto centre = [&](const std::vector<std::uint8_t>& rgb) { return pixelAt(rgb, kWidth / 2, kHeight / 2); };
+  RenderOptions low = stress;
+  low.stressLower = 1e9;
+  low.stressUpper = 2e9;
+  const auto blue = centre(draw(renderer, world, low));
+  EXPECT_GT(blue[2], blue[0] + 40);
+  EXPECT_EQ(renderer.stressRange()->lower, 1e9);
+  EXPECT_EQ(renderer.stressRange()->upper, 2e9);
+  RenderOptions high = stress;
+  high.stressLower = -2.0;
+  high.stressUpper = -1.0;
+  const auto red = centre(draw(renderer, world, high));
+  EXPECT_GT(red[0], red[2] + 40);
+
+  // Off again: the body's own colour, exactly.
+  EXPECT_EQ(draw(renderer, world, plain), own);
+  EXPECT_FALSE(renderer.stressRange());
+}
+
 TEST_F(RendererTest, OptionsChangeThePicture) {
   Renderer renderer(CONTACTLAB_SHADER_DIR);
   const World world = settledTower();

@@ -59,6 +59,8 @@ StepSample sampleOf(const World& world) {
   sample.elastic = metrics.elasticEnergy;
   sample.total = metrics.kineticEnergy + metrics.potentialEnergy + metrics.elasticEnergy;
   sample.crIterations = metrics.deformable.iterations;
+  sample.crRelinearizations = metrics.deformable.relinearizations;
+  sample.crActiveSetChanges = metrics.deformable.activeSetChanges;
   sample.contacts = metrics.contacts;
   sample.maxPenetration = metrics.maxPenetration;
   sample.collisionMs = metrics.ms(Stage::Collision);
@@ -213,14 +215,14 @@ std::optional<std::string> SimulationSession::exportHistoryCsv(const std::string
   std::string text =
       "step,time,iterations,residual,converged,rollbacks,kinetic_energy,potential_energy,total_energy,contacts,"
       "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,stabilize_ms,step_ms,elastic_energy,"
-      "cr_iterations\n";
+      "cr_iterations,cr_relinearizations,cr_active_set_changes\n";
   for (const StepSample& s : history_.samples()) {
     appendNumber(text, s.step);
     appendFields(text, s.time);
     appendFields(text, s.iterations, s.residual, s.converged ? 1 : 0, s.rollbacks);
     appendFields(text, s.kinetic, s.potential, s.total, s.contacts, s.maxPenetration);
     appendFields(text, s.collisionMs, s.assemblyMs, s.solveMs, s.integrateMs, s.stabilizeMs, s.stepMs);
-    appendFields(text, s.elastic, s.crIterations);
+    appendFields(text, s.elastic, s.crIterations, s.crRelinearizations, s.crActiveSetChanges);
     text += '\n';
   }
   return writeTextFile(path, text);

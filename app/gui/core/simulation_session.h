@@ -27,6 +27,8 @@ struct StepSample {
   double collisionMs = 0.0, assemblyMs = 0.0, solveMs = 0.0, integrateMs = 0.0, stabilizeMs = 0.0, stepMs = 0.0;
   double elastic = 0.0;    // of the deformable bodies (0 without them)
   int crIterations = 0;    // the deformable bodies' CR solve (StepMetrics::deformable)
+  int crRelinearizations = 0;  // of the same solve: re-linearizations that changed a constraint
+  int crActiveSetChanges = 0;  // and constraint state changes kept
 };
 
 // Per-step samples; the most recent `capacity` are kept.

@@ -58,7 +58,10 @@ json toJson(const AppSettings& s) {
         {"force_scale", d.forceScale},
         {"color_by_state", d.colorByState},
         {"bounding_boxes", d.boundingBoxes},
-        {"broadphase_cells", d.broadphaseCells}}},
+        {"broadphase_cells", d.broadphaseCells},
+        {"stress_colors", s.view.stressColors},
+        {"stress_lower", s.view.stressLower},
+        {"stress_upper", s.view.stressUpper}}},
       {"pacing",
        {{"mode", s.pacing == Pacing::RealTime ? "real_time" : "steps_per_frame"},
         {"real_time_factor", s.realTimeFactor},
@@ -126,6 +129,9 @@ AppSettings fromJson(const json& j, AppSettings s) {
     d.colorByState = v.value("color_by_state", d.colorByState);
     d.boundingBoxes = v.value("bounding_boxes", d.boundingBoxes);
     d.broadphaseCells = v.value("broadphase_cells", d.broadphaseCells);
+    s.view.stressColors = v.value("stress_colors", s.view.stressColors);
+    s.view.stressLower = v.value("stress_lower", s.view.stressLower);
+    s.view.stressUpper = v.value("stress_upper", s.view.stressUpper);
   }
   if (j.contains("pacing")) {
     const json& v = j.at("pacing");

@@ -242,6 +242,7 @@ void Application::applyStartupSettings() {
   viewOptions_.msaaSamples = settings_.msaaSamples.value_or(defaults.msaaSamples);
   viewOptions_.shadowMapSize = defaults.shadowMapSize;
   viewOptions_.shadowTaps = defaults.shadowTaps;
+  if (commandLine_.stressColors) viewOptions_.stressColors = true;
   if (commandLine_.sizeGiven) {
     settings_.recording.width = commandLine_.width;
     settings_.recording.height = commandLine_.height;
@@ -383,8 +384,9 @@ void Application::frame(double wallSeconds) {
     stepRateStart_ = now;
   }
 
-  drawUi();
+  // The view first: the panels' legend reads the stress scale it was drawn with.
   renderView();
+  drawUi();
   if (headless()) captureDueVideoFrames();
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -406,15 +408,18 @@ void Application::frame(double wallSeconds) {
 bool Application::advanceOneStep() {
   if (!session_.hasWorld()) return false;
   World& world = session_.world();
+  // The mouse spring's force on a deformable node holds for one step: set again while dragging.
+  world.clearDeformableNodeForces();
   if (drag_.active()) {
-    const Vec3 impulse = drag_.impulse(world);
-    if (impulse.squaredNorm() > 0) {
-      try {
+    try {
+      if (drag_.grabsNode()) {
+        world.setDeformableNodeForce(drag_.deformable(), drag_.node(), drag_.nodeForce(world));
+      } else if (const Vec3 impulse = drag_.impulse(world); impulse.squaredNorm() > 0) {
         world.applyImpulse(drag_.body(), impulse, drag_.grabPointWorld(world));
-      } catch (const std::exception& e) {
-        drag_.end();
-        reportError(std::string("drag: ") + e.what());
       }
+    } catch (const std::exception& e) {
+      drag_.end();
+      reportError(std::string("drag: ") + e.what());
     }
   }
   if (auto error = session_.step(1)) {
@@ -527,12 +532,7 @@ void Application::handleMouse() {
       const auto hit = render::pickBody(world, camera_.rayThroughPixel(mx, my, width, height));
       if (hit) {
         viewOptions_.selectedBody = hit->body;
-        // A deformable body is Static to the rigid pipeline, which applyImpulse serves: selected only.
-        if (world.bodies()[static_cast<std::size_t>(hit->body)].isDeformable()) {
-          reportStatus("deformable bodies cannot be pulled with the mouse");
-        } else {
-          drag_.begin(world, hit->body, hit->point, camera_.eye());
-        }
+        drag_.begin(world, hit->body, hit->point, camera_.eye());
       }
       return;
     }

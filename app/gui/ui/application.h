@@ -81,6 +81,8 @@ class Application {
   void drawPlotsPanel();
   void drawProfilerPanel();
   void drawInspectorWindow();
+  void drawLegendWindow();  // contact states and the stress scale, over the 3D view
+  void drawDragSpring();    // the mouse spring, from the grabbed point to the mouse
   void drawHelpWindow();
   void drawErrorWindows();
 

@@ -32,8 +32,8 @@ std::string commandLineUsage() {
   return "usage: contactlab [--scene NAME|FILE.json] [--param K=V]... [--seed N] [--solver S]\n"
          "                  [--rfactor global|local|blocked] [--frames N] [--fps F] [--size WxH]\n"
          "                  [--record out.mp4] [--screenshot out.png] [--screenshot-ui out.png]\n"
-         "                  [--profile-out times.csv] [--exit] [--shaders DIR] [--no-settings]\n"
-         "                  [--help] [--version]\n"
+         "                  [--profile-out times.csv] [--stress-colors] [--exit] [--shaders DIR]\n"
+         "                  [--no-settings] [--help] [--version]\n"
          "\n"
          "  --scene        built-in scene name (default tower) or a .json scene file\n"
          "  --param K=V    override a built-in scene parameter (repeatable)\n"
@@ -47,6 +47,7 @@ std::string commandLineUsage() {
          "  --screenshot F write the 3D view of the last frame to a PNG\n"
          "  --screenshot-ui F  write the whole window, panels included, to a PNG\n"
          "  --profile-out F  write each frame's render time (3D view, drawing finished; wall and CPU ms) to a CSV\n"
+         "  --stress-colors  colour deformable bodies by von Mises stress, with its scale in a legend\n"
          "  --exit         headless: run --frames frames as fast as possible, write the files, exit\n"
          "  --shaders DIR  load the GLSL shaders from DIR\n"
          "  --no-settings  neither read nor write the remembered settings and layout\n";
@@ -74,6 +75,8 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::string& 
       cl.exitWhenDone = true;
     } else if (flag == "--no-settings") {
       cl.useSettings = false;
+    } else if (flag == "--stress-colors") {
+      cl.stressColors = true;
     } else if (flag == "--scene") {
       if (!value(v)) return cl;
       cl.scene = v;

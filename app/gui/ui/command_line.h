@@ -24,6 +24,7 @@ struct CommandLine {
   std::string screenshotPath;
   std::string uiScreenshotPath;  // the whole window, panels included
   std::string profilePath;       // CSV of each headless frame's render milliseconds
+  bool stressColors = false;     // deformable bodies coloured by stress (the Visualization panel's)
   bool exitWhenDone = false;
   std::optional<std::string> shaderDirectory;
   bool useSettings = true;

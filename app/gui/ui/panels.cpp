@@ -5,7 +5,9 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "ui/application.h"
@@ -42,6 +44,46 @@ std::vector<double> iota(std::size_t n) {
 
 }  // namespace
 
+// Helpers of the legend and the drag spring.
+namespace panels {
+
+ImU32 toImColor(const Color& c, float alpha = 1.0f) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.r, c.g, c.b, alpha)); }
+
+// A filled square of the text's height in `color`, as one item, like the contact points in the view.
+void colorSwatch(const Color& color) {
+  const float side = ImGui::GetTextLineHeight() * 0.6f;
+  const ImVec2 cursor = ImGui::GetCursorScreenPos();
+  const float top = cursor.y + 0.5f * (ImGui::GetTextLineHeight() - side);
+  ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(cursor.x, top), ImVec2(cursor.x + side, top + side), toImColor(color));
+  ImGui::Dummy(ImVec2(side, ImGui::GetTextLineHeight()));
+}
+
+// The stress colour scale as a horizontal bar of the given size, low on the left.
+void stressScaleBar(float width, float height) {
+  constexpr int kSegments = 48;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  for (int k = 0; k < kSegments; ++k) {
+    const float x0 = origin.x + width * k / kSegments, x1 = origin.x + width * (k + 1) / kSegments;
+    const ImU32 left = toImColor(render::stressScaleColor(static_cast<double>(k) / kSegments));
+    const ImU32 right = toImColor(render::stressScaleColor(static_cast<double>(k + 1) / kSegments));
+    draw->AddRectFilledMultiColor(ImVec2(x0, origin.y), ImVec2(x1, origin.y + height), left, right, right, left);
+  }
+  ImGui::Dummy(ImVec2(width, height));
+}
+
+// Window pixel of a world point seen by the camera in a window of the given size; none behind the eye.
+std::optional<ImVec2> toWindow(const render::OrbitCamera& camera, const Vec3& point, const ImVec2& window) {
+  if (window.x <= 0 || window.y <= 0) return std::nullopt;
+  const Eigen::Vector4f clip = camera.projectionMatrix(static_cast<double>(window.x) / window.y) * camera.viewMatrix() *
+                               Eigen::Vector4f(static_cast<float>(point.x()), static_cast<float>(point.y()),
+                                               static_cast<float>(point.z()), 1.0f);
+  if (!(clip.w() > 1e-6f)) return std::nullopt;
+  return ImVec2((0.5f + 0.5f * clip.x() / clip.w()) * window.x, (0.5f - 0.5f * clip.y() / clip.w()) * window.y);
+}
+
+}  // namespace panels
+
 bool Application::panelHeader(const char* label, const char* key, bool openAtFirst) {
   const auto remembered = settings_.openPanels.find(key);
   ImGui::SetNextItemOpen(remembered != settings_.openPanels.end() ? remembered->second : openAtFirst, ImGuiCond_Once);
@@ -54,6 +96,8 @@ void Application::drawUi() {
   if (!panelsShown()) return;
   drawControlsWindow();
   drawAnalysisWindow();
+  drawLegendWindow();
+  drawDragSpring();
   drawHelpWindow();
   drawErrorWindows();
 }
@@ -303,11 +347,38 @@ void Application::drawVisualizationPanel() {
   if (ImGui::SliderFloat("m per N", &scale, 1e-5f, 1e-1f, "%.1e", ImGuiSliderFlags_Logarithmic)) d.forceScale = scale;
   ImGui::EndDisabled();
   ImGui::Checkbox("colour by state", &d.colorByState);
-  helpMarker("separating grey, sticking green, sliding orange");
+  helpMarker("separating grey, sticking green, sliding orange; a deformable body's constraints: inactive, static, "
+             "kinetic. The legend in the view shows them.");
   ImGui::Checkbox("AABBs", &d.boundingBoxes);
   ImGui::SameLine();
   ImGui::Checkbox("broadphase cells", &d.broadphaseCells);
   ImGui::Unindent();
+  ImGui::EndDisabled();
+  ImGui::BeginDisabled(!session_.hasWorld() || session_.world().deformableBodyCount() == 0);
+  ImGui::Checkbox("stress colours", &viewOptions_.stressColors);
+  helpMarker("Deformable bodies coloured by von Mises stress: each node takes the mean over the tetrahedra around it, "
+             "blended across the faces. The legend in the view gives the scale in Pa.");
+  if (viewOptions_.stressColors) {
+    ImGui::Indent();
+    bool hold = viewOptions_.stressUpper > viewOptions_.stressLower;
+    if (ImGui::Checkbox("hold scale", &hold)) {
+      const auto& shown = renderer_->stressRange();
+      viewOptions_.stressLower = hold && shown ? shown->lower : 0.0;
+      viewOptions_.stressUpper = hold ? std::max(shown ? shown->upper : 0.0, viewOptions_.stressLower + 1.0) : 0.0;
+    }
+    helpMarker("Keep the scale's ends (editable) instead of following each frame's smallest and largest node stress.");
+    if (hold) {
+      double ends[2] = {viewOptions_.stressLower, viewOptions_.stressUpper};
+      ImGui::SetNextItemWidth(-110);
+      if (ImGui::InputScalarN("min, max [Pa]", ImGuiDataType_Double, ends, 2, nullptr, nullptr, "%.4g",
+                              ImGuiInputTextFlags_EnterReturnsTrue) &&
+          std::isfinite(ends[0]) && std::isfinite(ends[1]) && ends[1] > ends[0]) {
+        viewOptions_.stressLower = ends[0];
+        viewOptions_.stressUpper = ends[1];
+      }
+    }
+    ImGui::Unindent();
+  }
   ImGui::EndDisabled();
   ImGui::Checkbox("shadows", &viewOptions_.shadows);
   ImGui::SameLine();
@@ -391,6 +462,8 @@ void Application::drawPlotsPanel() {
            {PlotSeries{"last solve (" + std::to_string(solve.iterations) + " it)",
                        iota(solve.residualHistory.size()), solve.residualHistory, blue}},
            options);
+  const std::vector<double> steps = history.values(&StepSample::step);
+  const std::vector<double> time = history.values(&StepSample::time);
   const bool deformables = session_.hasWorld() && session_.world().deformableBodyCount() > 0;
   if (deformables) {
     const DeformableSolveReport& cr = session_.world().lastMetrics().deformable;
@@ -400,11 +473,21 @@ void Application::drawPlotsPanel() {
              {PlotSeries{"deformable, last step (" + std::to_string(cr.iterations) + " it)",
                          iota(cr.residualHistory.size()), cr.residualHistory, green}},
              options);
+    // What made the CR solve work harder, step by step: re-linearizations (Alg. 1, line 27), a few
+    // at most, and constraint state changes (Alg. 2), up to hundreds; each on its own scale.
+    options.logY = false;
+    options.height = 80;
+    options.xLabel = "step";
+    options.yLabel = "per step";
+    drawPlot("cr_relinearizations_per_step",
+             {PlotSeries{"re-linearizations", steps, history.values(&StepSample::crRelinearizations), orange}}, options);
+    drawPlot("cr_active_set_changes_per_step",
+             {PlotSeries{"active-set changes", steps, history.values(&StepSample::crActiveSetChanges), green}}, options);
+    options.height = 100;
+    options.logY = true;
     options.xLabel = "iteration";
   }
 
-  const std::vector<double> steps = history.values(&StepSample::step);
-  const std::vector<double> time = history.values(&StepSample::time);
   options.logY = false;
   options.xLabel = "step";
   options.yLabel = "iterations";
@@ -486,6 +569,63 @@ void Application::drawProfilerPanel() {
   }
 }
 
+// A small window at the top left of the 3D view: the contact points' colours while they are coloured
+// by state, and the stress scale while deformable bodies are coloured by stress.
+void Application::drawLegendWindow() {
+  if (!session_.hasWorld()) return;
+  const DebugDrawOptions& d = viewOptions_.debug;
+  const bool states = viewOptions_.debugOverlay && d.contactPoints && d.colorByState;
+  const std::optional<render::StressRange>& stress = renderer_->stressRange();
+  if (!states && !stress) return;
+  ImGui::SetNextWindowPos(ImVec2(kMargin + kControlsWidth + kMargin, kMargin), ImGuiCond_Always);
+  ImGui::SetNextWindowBgAlpha(0.65f);
+  constexpr ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                     ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                     ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  if (ImGui::Begin("Legend", nullptr, flags)) {
+    if (states) {
+      static constexpr struct {
+        ContactState state;
+        const char* label;
+      } kStates[] = {{ContactState::Separating, "separating (inactive)"},
+                     {ContactState::Sticking, "sticking (static)"},
+                     {ContactState::Sliding, "sliding (kinetic)"}};
+      ImGui::TextDisabled("contact points");
+      for (const auto& [state, label] : kStates) {
+        panels::colorSwatch(contactStateColor(state));
+        ImGui::SameLine();
+        ImGui::TextUnformatted(label);
+      }
+    }
+    if (stress) {
+      if (states) ImGui::Separator();
+      const bool held = viewOptions_.stressUpper > viewOptions_.stressLower;
+      ImGui::TextDisabled("von Mises stress%s", held ? " (held scale)" : "");
+      constexpr float kBarWidth = 200.0f;
+      panels::stressScaleBar(kBarWidth, ImGui::GetTextLineHeight());
+      char upper[32];
+      std::snprintf(upper, sizeof upper, "%.3g Pa", stress->upper);
+      ImGui::Text("%.3g Pa", stress->lower);
+      ImGui::SameLine(ImGui::GetCursorStartPos().x + kBarWidth - ImGui::CalcTextSize(upper).x);
+      ImGui::TextUnformatted(upper);
+    }
+  }
+  ImGui::End();
+}
+
+void Application::drawDragSpring() {
+  if (!drag_.active() || !drag_.anchor() || !session_.hasWorld()) return;
+  const ImVec2 window = ImGui::GetIO().DisplaySize;
+  const auto grabbed = panels::toWindow(camera_, drag_.grabPointWorld(session_.world()), window);
+  const auto anchor = panels::toWindow(camera_, *drag_.anchor(), window);
+  if (!grabbed || !anchor) return;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();  // over the 3D view, under the panels
+  const ImU32 color = IM_COL32(255, 215, 60, 255);
+  draw->AddLine(*grabbed, *anchor, color, 2.0f);
+  draw->AddCircleFilled(*grabbed, 4.0f, color);
+  draw->AddCircle(*anchor, 5.0f, color, 0, 2.0f);
+}
+
 // A small window at the bottom of the 3D view, there while a body is selected.
 void Application::drawInspectorWindow() {
   if (!session_.hasWorld()) return;
@@ -526,10 +666,12 @@ void Application::drawInspectorWindow() {
   ImGui::Text("ang. vel. %8.3f %8.3f %8.3f rad/s", b.angularVelocity.x(), b.angularVelocity.y(),
               b.angularVelocity.z());
   ImGui::Text("contacts  %d, total normal impulse %.4g N s", contacts, normalImpulse);
-  if (drag_.active()) {
+  if (drag_.active() && drag_.grabsNode()) {
+    ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dragging node %d (release the mouse to let go)", drag_.node());
+  } else if (drag_.active()) {
     ImGui::TextColored(ImVec4(1, 0.8f, 0.3f, 1), "dragging (release the mouse to let go)");
   } else if (b.isDeformable()) {
-    ImGui::TextDisabled("Deformable bodies cannot be pulled; Esc clears the selection.");
+    ImGui::TextDisabled("Ctrl+drag pulls its surface node nearest the mouse; Esc clears the selection.");
   } else {
     ImGui::TextDisabled("Ctrl+drag pulls it; Esc clears the selection.");
   }
@@ -558,7 +700,7 @@ void Application::drawHelpWindow() {
         {"Right or middle drag", "pan"},
         {"Wheel", "zoom"},
         {"Left click", "select a body (inspector)"},
-        {"Ctrl or Shift + left drag", "pull the rigid body under the mouse"},
+        {"Ctrl or Shift + left drag", "pull the body under the mouse (a deformable one by its nearest surface node)"},
     };
     if (ImGui::BeginTable("controls", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders)) {
       for (const auto& [key, action] : kControls) {

@@ -30,10 +30,15 @@ struct MeshGeometry {
   // Body frame: the centre of mass is at the origin and the principal axes of inertia lie along
   // x, y and z, as for the primitive shapes (Body::inertiaBody holds principal moments).
   TriangleMesh surface;
-  // The solid's tetrahedralization (by the tetgen program) in the same frame. Its vertex list
-  // starts with the surface's vertices, in the same order; interior (Steiner) points follow.
+  // The solid's tetrahedralization (by the tetgen program unless directTetrahedra) in the same
+  // frame. Its vertex list starts with the surface's vertices, in the same order; interior
+  // (Steiner) points follow.
   std::vector<Vec3> tetVertices;
   std::vector<std::array<int, 4>> tetrahedra;  // positively oriented: det[b-a, c-a, d-a] > 0
+  // The tetrahedra were built with the surface (the "ring", engine/src/geometry/ring_mesh.h), not
+  // by tetgen, and the surface is their boundary. A deformable body made of this mesh uses them as
+  // they are (its max_tet_volume does not apply); the vertex order above holds all the same.
+  bool directTetrahedra = false;
   // Exact mass properties of the closed surface at unit density, in the body frame above.
   double volume = 0.0;
   Vec3 principalInertiaPerUnitDensity = Vec3::Zero();

@@ -39,6 +39,11 @@ struct DebugDrawOptions {
   bool broadphaseCells = false; // occupied cells of the broadphase grid
 };
 
+// The colour of a contact in `state` when DebugDrawOptions::colorByState: separating (a deformable
+// constraint inactive) grey, sticking (static) green, sliding (kinetic) orange. The app's legend
+// shows the same colours.
+Color contactStateColor(ContactState state);
+
 // A deformable body's tetrahedral mesh as it is after the last step (World::deformableBody).
 struct DeformableMeshView {
   int body = -1;                                       // its index in World::bodies()
@@ -91,6 +96,12 @@ class World {
   int deformableBodyCount() const;
   DeformableMeshView deformableBody(int i) const;
   std::vector<double> deformableStress(int i) const;  // per tetrahedron: von Mises stress (Pa)
+  // An external force (N) on node `node` (numbered as in deformableBody(i).positions) of deformable
+  // body i, added to the right side of every following step (b += dt f, eq. 4) until it is set
+  // again or cleared: the viewer's mouse spring. A pinned node ignores it; a zero force removes it.
+  // Throws std::out_of_range for a bad body or node and std::invalid_argument for a non-finite force.
+  void setDeformableNodeForce(int i, int node, const Vec3& force);
+  void clearDeformableNodeForces();
 
   double kineticEnergy() const;
   double potentialEnergy() const;  // -m g.x summed over dynamic bodies, zero at the origin

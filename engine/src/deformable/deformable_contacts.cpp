@@ -55,13 +55,6 @@ Vec3 barycentric(const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
   return Vec3(1.0 - wb - wc, wb, wc);
 }
 
-Mat3 frameAround(const Vec3& n) {
-  const Vec3 t1 = anyPerpendicular(n).normalized();
-  Mat3 frame;
-  frame << n, t1, n.cross(t1);
-  return frame;
-}
-
 // An axis-aligned box as a kDOP over any axes: its three slabs, the others unbounded.
 Kdop boxKdop(const Aabb& box) {
   Kdop kdop;
@@ -73,13 +66,20 @@ Kdop boxKdop(const Aabb& box) {
 
 }  // namespace deformable_contacts_impl
 
-void DeformableRigidContacts::setKdop(int k) {
+Mat3 DeformableContacts::frameAround(const Vec3& n) {
+  const Vec3 t1 = anyPerpendicular(n).normalized();
+  Mat3 frame;
+  frame << n, t1, n.cross(t1);
+  return frame;
+}
+
+void DeformableContacts::setKdop(int k) {
   kdopAxes(k);  // throws std::invalid_argument for an unsupported k
   if (k != kdop_) trees_.clear();
   kdop_ = k;
 }
 
-void DeformableRigidContacts::buildSurfaceTrees() {
+void DeformableContacts::buildSurfaceTrees() {
   trees_.clear();
   for (const SurfaceFaces& body : *faces_) {
     std::vector<int> vertexNodes;
@@ -88,7 +88,7 @@ void DeformableRigidContacts::buildSurfaceTrees() {
   }
 }
 
-void DeformableRigidContacts::fitSurfaceTrees() {
+void DeformableContacts::fitSurfaceTrees() {
   for (std::size_t d = 0; d < trees_.size(); ++d) {
     const SurfaceFaces& body = (*faces_)[d];
     trees_[d].refitVertices(*positions_, std::span(reach_).subspan(body.firstSurface, body.numSurface));
@@ -96,7 +96,7 @@ void DeformableRigidContacts::fitSurfaceTrees() {
   }
 }
 
-void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles,
+void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles,
                                     const MeshModelCache& meshes, const std::vector<SurfaceNode>& surface,
                                     const std::vector<SurfaceFaces>& faces, const Eigen::VectorXd& positions,
                                     const Eigen::VectorXd& velocities, const Vec3& gravity,
@@ -120,6 +120,9 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
   candidates_.clear();
   pairs_.clear();
   reach_.resize(surface.size());
+  surfaceBody_.resize(surface.size());
+  for (std::size_t d = 0; d < faces.size(); ++d)
+    std::fill_n(surfaceBody_.begin() + faces[d].firstSurface, faces[d].numSurface, static_cast<int>(d));
   for (std::size_t s = 0; s < surface.size(); ++s) {
     // Sec. 5.1 extends a face's box by 3 dt v; gravity's pull over the step is part of the travel.
     const double travel = dt_ * (velocities.segment<3>(3 * surface[s].node).norm() + gravity.norm() * dt_);
@@ -147,11 +150,16 @@ void DeformableRigidContacts::begin(const std::vector<Body>& bodies, const std::
   }
   maxReach_ = kMargin;
   for (const double r : reach_) maxReach_ = std::max(maxReach_, r);
+  bodyReach_.assign(faces.size(), kMargin);
+  for (std::size_t d = 0; d < faces.size(); ++d)
+    for (int i = 0; i < faces[d].numSurface; ++i) bodyReach_[d] = std::max(bodyReach_[d], reach_[faces[d].firstSurface + i]);
   addRigidVertexConstraints(problem);
   addEdgeConstraints(problem);
+  addDeformablePairConstraints(problem);
+  updateSimilarity(problem);
 }
 
-void DeformableRigidContacts::addEdgeConstraints(DeformableProblem& problem) {
+void DeformableContacts::addEdgeConstraints(DeformableProblem& problem) {
   const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
   const std::span<const Vec3> axes = kdopAxes(kdop_);
   std::vector<int> near;
@@ -175,7 +183,7 @@ void DeformableRigidContacts::addEdgeConstraints(DeformableProblem& problem) {
   }
 }
 
-bool DeformableRigidContacts::linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v,
+bool DeformableContacts::linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v,
                                              double w, double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
   const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
@@ -192,13 +200,7 @@ bool DeformableRigidContacts::linearizeEdges(int body, const Segment& rigid, int
   if (!(length > 1e-9 * rigid.direction().norm() * soft.direction().norm())) return false;  // parallel
   n /= length;
   // Outward of the deformable surface: along the sum of the two faces' normals at the edge.
-  Vec3 outward = Vec3::Zero();
-  for (const int f : (*faces_)[d].edgeFaces[e]) {
-    if (f < 0) continue;
-    const auto& face = (*faces_)[d].faces[f];
-    outward += (at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized();
-  }
-  if (n.dot(outward) < 0.0) n = -n;
+  if (n.dot(edgeOutward(d, e, v, w)) < 0.0) n = -n;
   // The edge point at the step's start with this parameter: n . (p - q - dt ((1 - t) v_i + t v_j)) >= 0.
   const Vec3 start = (1.0 - t) * positions_->segment<3>(3 * i) + t * positions_->segment<3>(3 * j);
   out.frame = frameAround(n);
@@ -208,11 +210,10 @@ bool DeformableRigidContacts::linearizeEdges(int body, const Segment& rigid, int
   const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], p);
   out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
   out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
-  out.similarity = 1.0;  // distinct deformable edges: distinct nodes
   return true;
 }
 
-void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& problem) {
+void DeformableContacts::addRigidVertexConstraints(DeformableProblem& problem) {
   const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
   for (const int b : *obstacles_) {
     const std::vector<Vec3>& vertices = rigidVertices_[b];
@@ -227,45 +228,66 @@ void DeformableRigidContacts::addRigidVertexConstraints(DeformableProblem& probl
   }
 }
 
-bool DeformableRigidContacts::linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v,
-                                                   double w, double reach, DeformableConstraint& out) const {
+bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach,
+                                     FacePoint& out) const {
   using namespace deformable_contacts_impl;
   const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
   const auto& faces = (*faces_)[d].faces;
-  const KdopTree::Nearest nearest = trees_[d].faces().nearest(vertex, reach, [&](int f, double) {
-    return (vertex - closestPointOnTriangle(vertex, at(faces[f][0]), at(faces[f][1]), at(faces[f][2])).point).norm();
+  const KdopTree::Nearest nearest = trees_[d].faces().nearest(point, reach, [&](int f, double) {
+    return (point - closestPointOnTriangle(point, at(faces[f][0]), at(faces[f][1]), at(faces[f][2])).point).norm();
   });
   if (nearest.primitive < 0) return false;
   const auto& face = faces[nearest.primitive];
-  const TrianglePoint bestPoint = closestPointOnTriangle(vertex, at(face[0]), at(face[1]), at(face[2]));
   const Vec3 a = at(face[0]), b = at(face[1]), c = at(face[2]);
+  const TrianglePoint q = closestPointOnTriangle(point, a, b, c);
   const Vec3 faceNormal = (b - a).cross(c - a).normalized();
-  const Vec3 away = vertex - bestPoint.point;
-  // Beside an edge or a corner the normal is the direction to the vertex, if the vertex is outside.
-  const Vec3 n = !bestPoint.interior && away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
-  const Vec3 weights = barycentric(bestPoint.point, a, b, c);
+  const Vec3 away = point - q.point;
+  out.face = nearest.primitive;
+  out.point = q.point;
+  out.weights = barycentric(q.point, a, b, c);
+  out.normal = !q.interior && away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
+  return true;
+}
+
+Vec3 DeformableContacts::edgeOutward(int d, int e, const Eigen::VectorXd& v, double w) const {
+  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  Vec3 outward = Vec3::Zero();
+  for (const int f : (*faces_)[d].edgeFaces[e]) {
+    if (f < 0) continue;
+    const auto& face = (*faces_)[d].faces[f];
+    outward += (at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized();
+  }
+  return outward;
+}
+
+bool DeformableContacts::linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v,
+                                              double w, double reach, DeformableConstraint& out) const {
+  using namespace deformable_contacts_impl;
+  FacePoint q;
+  if (!nearestFace(d, vertex, v, w, reach, q)) return false;
+  const auto& face = (*faces_)[d].faces[q.face];
+  const Vec3& n = q.normal;
   // The face point at the step's start with these weights: the constraint n . (p - q - dt sum w v) >= 0.
-  const Vec3 start = weights[0] * positions_->segment<3>(3 * face[0]) + weights[1] * positions_->segment<3>(3 * face[1]) +
-                     weights[2] * positions_->segment<3>(3 * face[2]);
+  const Vec3 start = q.weights[0] * positions_->segment<3>(3 * face[0]) + q.weights[1] * positions_->segment<3>(3 * face[1]) +
+                     q.weights[2] * positions_->segment<3>(3 * face[2]);
   out.frame = frameAround(n);
   out.node = {face[0], face[1], face[2], -1};
-  out.weight = {-weights[0], -weights[1], -weights[2], 0.0};
+  out.weight = {-q.weights[0], -q.weights[1], -q.weights[2], 0.0};
   out.cn = -n.dot(vertex - start);
   // Sticking: the face point moves with the rigid vertex, -dt (t . sum w v) = -dt (t . u).
   const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], vertex);
   out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
   out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
-  out.similarity = 1.0;  // one constraint per rigid vertex and body: the nearest face only
   return true;
 }
 
-bool DeformableRigidContacts::linearize(int s, int body, const Vec3& linearizationPoint, double reach,
+bool DeformableContacts::linearize(int s, int body, const Vec3& linearizationPoint, double reach,
                                         DeformableConstraint& out) const {
   const Body& rigid = (*bodies_)[body];
   const auto nearest = nearestRigidSurfacePoint(rigid, *meshes_, linearizationPoint, reach);
   if (!nearest) return false;
   const Vec3 n = nearest->normal;
-  out.frame = deformable_contacts_impl::frameAround(n);
+  out.frame = frameAround(n);
   out.node = {(*surface_)[s].node, -1, -1, -1};
   out.weight = {1.0, 0.0, 0.0, 0.0};
   out.cn = n.dot(linearizationPoint - position(s)) - nearest->distance;
@@ -273,16 +295,15 @@ bool DeformableRigidContacts::linearize(int s, int body, const Vec3& linearizati
   out.ct = Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
   // The rigid pairs' rule (contact_assembly.cpp): the geometric mean of the two coefficients.
   out.mu = std::sqrt((*surface_)[s].mu * rigid.mu);
-  out.similarity = 1.0;  // one constraint per vertex and body: no near-duplicates (sec. 3.4.1)
   return true;
 }
 
-void DeformableRigidContacts::addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem) {
+void DeformableContacts::addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem) {
   problem.constraints.push_back(c);
   pairs_.push_back({s, body, -1, -1});
 }
 
-int DeformableRigidContacts::addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) {
+int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) {
   int added = 0;
   // Candidates not within reach at the start, and vertices that travel farther than their candidates
   // were found for (sec. 5.2's "vertex out of its extended box"), against every obstacle.
@@ -297,45 +318,68 @@ int DeformableRigidContacts::addCollisions(const Eigen::VectorXd& v, DeformableP
       addConstraint(s, b, c, problem);
       ++added;
     }
+    // Against the other deformable bodies' faces.
+    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
+      if (d == surfaceBody_[s]) continue;
+      bool known = false;
+      for (const Pair& pair : pairs_) known = known || (pair.surface == s && !pair.againstRigid() && pair.deformable == d);
+      DeformableConstraint c;
+      if (known || !linearizeVertexFace(s, d, Eigen::VectorXd::Zero(v.size()), 0.0, travel + bodyReach_[d], c)) continue;
+      problem.constraints.push_back(c);
+      pairs_.push_back({.surface = s, .deformable = d});
+      ++added;
+    }
     reach_[s] = travel;
   }
+  if (added > 0) updateSimilarity(problem);
   return added;
 }
 
-int DeformableRigidContacts::relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
-                                         DeformableProblem& problem) {
-  // The rigid vertices' nearest faces are sought with the nodes part of the way to x + dt v.
-  const bool anyRigidVertex = std::any_of(pairs_.begin(), pairs_.end(), [](const Pair& p) { return p.rigidVertex >= 0; });
-  if (anyRigidVertex) {
+bool DeformableContacts::linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach,
+                                       DeformableConstraint& out) const {
+  if (pair.rigidVertex >= 0)
+    return linearizeRigidVertex(pair.body, rigidVertices_[pair.body][pair.rigidVertex], pair.deformable, v, w, reach, out);
+  if (pair.rigidEdge >= 0)
+    return linearizeEdges(pair.body, rigidEdges_[pair.body][pair.rigidEdge], pair.deformable, pair.edge, v, w, reach, out);
+  if (pair.againstRigid())
+    return linearize(pair.surface, pair.body,
+                     position(pair.surface) + w * dt_ * v.segment<3>(3 * (*surface_)[pair.surface].node), reach, out);
+  if (pair.otherEdge >= 0)
+    return linearizeDeformableEdges(pair.otherDeformable, pair.otherEdge, pair.deformable, pair.edge, v, w, reach, out);
+  return linearizeVertexFace(pair.surface, pair.deformable, v, w, reach, out);
+}
+
+int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
+                                    DeformableProblem& problem) {
+  // Vertices against faces seek their nearest face with the nodes part of the way to x + dt v.
+  const bool searchesFaces = std::any_of(pairs_.begin(), pairs_.end(), [](const Pair& p) {
+    return p.rigidVertex >= 0 || (!p.againstRigid() && p.surface >= 0);
+  });
+  if (searchesFaces) {
     const Eigen::VectorXd move = dt_ * v;
     for (SurfaceTrees& trees : trees_) trees.refitEdgesAndFaces(*positions_, move);
   }
   int changed = 0;
   for (int k = 0; k < problem.numConstraints(); ++k) {
-    if (!active[k]) continue;
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
     if (isRetired(current)) continue;
-    const bool rigidVertex = pair.rigidVertex >= 0;
-    const bool edgePair = pair.rigidEdge >= 0;
-    const Segment rigidEdge = edgePair ? rigidEdges_[pair.body][pair.rigidEdge] : Segment{};
-    const Vec3 vertex = rigidVertex ? rigidVertices_[pair.body][pair.rigidVertex] : Vec3::Zero();
-    const bool onRigid = !rigidVertex && !edgePair;  // a deformable vertex against the rigid surface
-    const Vec3 start = onRigid ? position(pair.surface) : Vec3::Zero();
+    // An inactive constraint is re-linearized only where the end of the step would violate it
+    // there (Alg. 1, line 25: the state must be collision-free): a vertex that slides off the face
+    // it was linearized on, over an edge, into the next face, still clears the first face's plane.
+    if (!active[k] && !violatedAtEnd(pair, v)) continue;
+    const bool edgePair = pair.edge >= 0;
+    const bool onRigid = pair.againstRigid() && pair.surface >= 0;  // a deformable vertex against the rigid surface
     double longestMove = 0.0;
     for (const int node : current.node)
       if (node >= 0) longestMove = std::max(longestMove, dt_ * v.segment<3>(3 * node).norm());
-    const Vec3 move = onRigid ? Vec3(dt_ * v.segment<3>(3 * (*surface_)[pair.surface].node)) : Vec3::Zero();
     const double reach = longestMove + (onRigid ? reach_[pair.surface] : maxReach_);
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.
     DeformableConstraint next;
     bool found = false;
     for (double w = 1.0; w > 1.0 / 64.0; w *= 0.5) {
-      const bool linearized = rigidVertex ? linearizeRigidVertex(pair.body, vertex, pair.deformable, v, w, reach, next)
-                              : edgePair  ? linearizeEdges(pair.body, rigidEdge, pair.deformable, pair.edge, v, w, reach, next)
-                                          : linearize(pair.surface, pair.body, start + w * move, reach, next);
-      if (!linearized) {
+      if (!linearizePair(pair, v, w, reach, next)) {
         // Sec. 3.3: a contact point that slid off its edge leaves the system.
         if (edgePair && w == 1.0) {
           current.node = {-1, -1, -1, -1};
@@ -353,11 +397,51 @@ int DeformableRigidContacts::relinearize(const Eigen::VectorXd& v, const std::ve
                           ((next.frame.col(0) - current.frame.col(0)).norm() + weightChange) * longestMove;
     if (change <= tolerance_) continue;
     next.mu = current.mu;
-    next.similarity = current.similarity;
     current = next;
     ++changed;
   }
+  if (changed > 0) updateSimilarity(problem);
   return changed;
+}
+
+bool DeformableContacts::violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v) const {
+  DeformableConstraint end;
+  if (!linearizePair(pair, v, 1.0, kMargin, end)) return false;
+  double rows = 0.0;
+  for (int i = 0; i < 4; ++i)
+    if (end.node[i] >= 0) rows += dt_ * end.weight[i] * end.frame.col(0).dot(v.segment<3>(3 * end.node[i]));
+  return rows - end.cn < -tolerance_;
+}
+
+void DeformableContacts::updateSimilarity(DeformableProblem& problem) {
+  // Each node's constraints, with the node's weight in them.
+  std::vector<std::vector<std::pair<int, double>>> byNode(problem.numNodes());
+  for (int k = 0; k < problem.numConstraints(); ++k) {
+    const DeformableConstraint& c = problem.constraints[k];
+    for (int i = 0; i < 4; ++i)
+      if (c.node[i] >= 0) byNode[c.node[i]].push_back({k, c.weight[i]});
+  }
+  std::vector<int> others;
+  for (int a = 0; a < problem.numConstraints(); ++a) {
+    DeformableConstraint& c = problem.constraints[a];
+    others.clear();
+    for (const int node : c.node)
+      if (node >= 0)
+        for (const auto& [b, weight] : byNode[node])
+          if (b != a) others.push_back(b);
+    std::sort(others.begin(), others.end());
+    others.erase(std::unique(others.begin(), others.end()), others.end());
+    double z = 1.0;
+    for (const int b : others) {
+      const DeformableConstraint& o = problem.constraints[b];
+      double product = std::abs(c.frame.col(0).dot(o.frame.col(0)));
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          if (c.node[i] >= 0 && c.node[i] == o.node[j]) product *= 1.0 - std::min(1.0, std::abs(c.weight[i] - o.weight[j]));
+      z += product;
+    }
+    c.similarity = z;
+  }
 }
 
 }  // namespace contactlab

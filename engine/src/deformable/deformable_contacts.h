@@ -1,7 +1,7 @@
 #pragma once
-// Constraints between deformable surfaces and static and kinematic rigid bodies (Verschoor & Jalba
-// sec. 2.3 and 5), and the ConstraintUpdater through which the CR solve extends and re-linearizes
-// them (Alg. 1, lines 25 and 27). Two kinds:
+// Constraints of deformable surfaces against static and kinematic rigid bodies and against each
+// other (Verschoor & Jalba sec. 2.3 and 5), and the ConstraintUpdater through which the CR solve
+// extends and re-linearizes them (Alg. 1, lines 25 and 27). Against rigid bodies:
 // - a deformable surface vertex against the rigid body's surface (below);
 // - a rigid body's vertex (a box's corners, a mesh's vertices) against the nearest face of a
 //   deformable surface, the paper's vertex-face pair with the rigid side as the vertex: the face
@@ -17,6 +17,17 @@
 // and friction rows along t1, t2 with c_t = dt (t1, t2) . u_p, the surface's own travel (zero on
 // static bodies), so that a sticking vertex moves with the surface. x_w = x_m at first; re-linearizing
 // moves it towards the end position (eq. 21).
+//
+// Between two deformable bodies (deformable_pair_contacts.cpp), the paper's pairs of Fig. 3 with
+// both sides moving:
+// - a surface vertex m against the nearest face of another body, q = sum w_i x_i, n the face's
+//   outward normal (or the direction from q to m beside an edge or corner):
+//   n . (x_m + dt v_m - q - dt sum w_i v_i) >= 0, weights (1, -w_a, -w_b, -w_c), c_t = 0;
+// - an edge against another body's edge, closest points p = (1 - s) x_i + s x_j and
+//   q = (1 - t) x_k + t x_l inside both, n along the edges' cross product, turned from the second
+//   body towards the first: weights (1 - s, s, -(1 - t), -t).
+// Near-duplicates (edges crossing near a shared vertex, a vertex over an edge of two faces) get
+// the similarity weights Z of sec. 3.4.1 (updateSimilarity).
 #include <array>
 #include <vector>
 
@@ -29,7 +40,7 @@
 
 namespace contactlab {
 
-class DeformableRigidContacts final : public ConstraintUpdater {
+class DeformableContacts final : public ConstraintUpdater {
  public:
   struct SurfaceNode {
     int node = 0;     // global node index in the deformable problem
@@ -46,16 +57,23 @@ class DeformableRigidContacts final : public ConstraintUpdater {
     int firstSurface = 0;
     int numSurface = 0;
   };
-  // Which constraint is which: a surface vertex (index into the surface list) against a rigid body,
-  // a rigid body's vertex against the faces of deformable body `deformable`, or a rigid edge against
-  // edge `edge` of that body.
+  // Which constraint is which:
+  // - surface vertex `surface` (index into the surface list) against rigid body `body`;
+  // - rigid `body`'s vertex `rigidVertex` against the faces of deformable body `deformable`;
+  // - rigid `body`'s edge `rigidEdge` against edge `edge` of deformable body `deformable`;
+  // - surface vertex `surface` against the faces of deformable body `deformable` (body -1);
+  // - edge `otherEdge` of deformable body `otherDeformable` against edge `edge` of `deformable`
+  //   (body -1).
   struct Pair {
     int surface = -1;
-    int body = 0;
+    int body = -1;
     int rigidVertex = -1;
     int deformable = -1;
     int rigidEdge = -1;
     int edge = -1;
+    int otherDeformable = -1;
+    int otherEdge = -1;
+    bool againstRigid() const { return body >= 0; }
     auto operator<=>(const Pair&) const = default;
   };
 
@@ -91,6 +109,39 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   const std::vector<Pair>& pairs() const { return pairs_; }  // one per constraint
 
  private:
+  // Columns n, t1, t2: the contact frame around a unit normal.
+  static Mat3 frameAround(const Vec3& n);
+  // The nearest face of deformable body `d` to `point` within `reach`, its nodes at x + w dt v:
+  // the face, the point's barycentric weights on it and the normal, the face's outward one or,
+  // beside an edge or corner with the point outside, the direction from the face point to it.
+  struct FacePoint {
+    int face = -1;
+    Vec3 weights;
+    Vec3 point;
+    Vec3 normal;
+  };
+  bool nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach, FacePoint& out) const;
+  // The outward direction of deformable body d's surface at edge e: the sum of its faces' normals.
+  Vec3 edgeOutward(int d, int e, const Eigen::VectorXd& v, double w) const;
+  // Surface vertex s against the nearest face of deformable body d, both at x + w dt v; false when
+  // no face is within `reach`.
+  bool linearizeVertexFace(int s, int d, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
+  // Edge e1 of deformable body d1 against edge e2 of body d2, both at x + w dt v; false as for
+  // linearizeEdges.
+  bool linearizeDeformableEdges(int d1, int e1, int d2, int e2, const Eigen::VectorXd& v, double w, double reach,
+                                DeformableConstraint& out) const;
+  // The pairs of deformable bodies whose surfaces' trees come within the reach of each other, and
+  // their vertex-face and edge-edge constraints.
+  void addDeformablePairConstraints(DeformableProblem& problem);
+  // The constraint of `pair` linearized with the nodes at x + w dt v (sec. 3.3).
+  bool linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
+  // Whether the pair's constraint linearized at the end of the step, x + dt v, is violated there by
+  // more than the tolerance.
+  bool violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v) const;
+  // Z_k of sec. 3.4.1 for every constraint: 1 plus, for each other constraint sharing nodes with it,
+  // the product over the shared nodes of (1 - |w_a,i - w_b,i|), times |n_a . n_b| (our addition:
+  // rows along perpendicular normals, a vertex in a corner, are not duplicates).
+  static void updateSimilarity(DeformableProblem& problem);
   struct Candidate {
     int surface = 0;
     int body = 0;
@@ -128,6 +179,8 @@ class DeformableRigidContacts final : public ConstraintUpdater {
   std::vector<std::vector<Segment>> rigidEdges_;
   int kdop_ = kDefaultKdop;
   std::vector<SurfaceTrees> trees_;  // per deformable body
+  std::vector<int> surfaceBody_;     // per surface vertex: its deformable body
+  std::vector<double> bodyReach_;    // per deformable body: the largest reach of its surface vertices
   double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
   std::vector<Candidate> candidates_;

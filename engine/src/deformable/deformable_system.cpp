@@ -2,8 +2,10 @@
 
 #include <Eigen/SVD>
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
+#include "collision/triangle_geometry.h"
 #include "deformable/rigid_surface_query.h"
 #include "geometry/deformable_shape.h"
 
@@ -40,15 +42,56 @@ Mat3 nearestRotation(const Mat3& m) {
   return u * svd.matrixV().transpose();
 }
 
+// The box of a body's nodes.
+Aabb nodeBox(const FemBody& fem) {
+  Aabb box{fem.state().positions[0], fem.state().positions[0]};
+  for (const Vec3& x : fem.state().positions) box.lower = box.lower.cwiseMin(x), box.upper = box.upper.cwiseMax(x);
+  return box;
+}
+
+// Whether x lies inside one of the body's tetrahedra at their current positions (all four
+// barycentric volumes of the same sign as the tetrahedron's, an inverted one included).
+bool insideTetrahedra(const FemBody& fem, const Vec3& x) {
+  const auto volume = [](const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) { return (b - a).cross(c - a).dot(d - a); };
+  for (int t = 0; t < fem.numTets(); ++t) {
+    const auto [a, b, c, d] = fem.tetPositions(t);
+    const double whole = volume(a, b, c, d);
+    if (whole == 0.0) continue;
+    const double sign = whole > 0.0 ? 1.0 : -1.0;
+    if (sign * volume(x, b, c, d) >= 0.0 && sign * volume(a, x, c, d) >= 0.0 && sign * volume(a, b, x, d) >= 0.0 &&
+        sign * volume(a, b, c, x) >= 0.0)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace deformable_system_impl
+
+double DeformableSystem::distanceToBoundary(const Entry& e, const Vec3& x) {
+  const auto& positions = e.fem.state().positions;
+  double nearest = std::numeric_limits<double>::infinity();
+  for (const auto& t : e.boundary.triangles)
+    nearest = std::min(nearest, (closestPointOnTriangle(x, positions[t[0]], positions[t[1]], positions[t[2]]).point - x).norm());
+  return nearest;
+}
 
 void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   using namespace deformable_system_impl;
   const DeformableDesc& d = *desc.deformable;
   const std::string source = desc.name.empty() ? "body " + std::to_string(body) : "body \"" + desc.name + "\"";
-  const DeformableSolid solid = solidOf(desc);
-  const double volume = solidVolume(solid, source);
-  TetMesh mesh = tetrahedralizeShape(solid, d.maxTetVolume.value_or(defaultMaxTetVolume(volume)), source);
+  TetMesh mesh;
+  const auto* meshShape = std::get_if<MeshShape>(&desc.shape);
+  if (meshShape && meshShape->geometry->directTetrahedra) {
+    // A mesh built with its tetrahedra (the ring): used as they are, in the body frame.
+    if (d.maxTetVolume)
+      throw std::invalid_argument(source + ": max_tet_volume does not apply to mesh \"" + meshShape->geometry->source +
+                                  "\", which comes with its own tetrahedra");
+    mesh = {meshShape->geometry->tetVertices, meshShape->geometry->tetrahedra};
+  } else {
+    const DeformableSolid solid = solidOf(desc);
+    const double volume = solidVolume(solid, source);
+    mesh = tetrahedralizeShape(solid, d.maxTetVolume.value_or(defaultMaxTetVolume(volume)), source);
+  }
   FemBodySettings settings;
   settings.material.model = materialModel(d.model);
   settings.material.youngsModulus = d.youngsModulus;
@@ -87,7 +130,7 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   for (int i = 0; i < entry.fem.numNodes(); ++i) restCentre += entry.fem.rest().nodeMass[i] * entry.restInBodyFrame[i];
   restCentre /= entry.fem.rest().totalMass;
   for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
-  DeformableRigidContacts::SurfaceFaces faces;
+  DeformableContacts::SurfaceFaces faces;
   faces.mu = mu;
   faces.firstSurface = static_cast<int>(surface_.size());
   faces.numSurface = static_cast<int>(entry.boundary.vertices.size());
@@ -139,10 +182,24 @@ void DeformableSystem::setObstacles(const std::vector<Body>& bodies, int kdop) {
   }
 }
 
+void DeformableSystem::setNodeForce(int i, int node, const Vec3& force) {
+  const int global = bodies_[i].firstNode + node;
+  if (force.isZero(0.0)) {
+    nodeForces_.erase(global);
+  } else {
+    nodeForces_[global] = force;
+  }
+}
+
 void DeformableSystem::assemble(double dt, const Vec3& gravity) {
   std::vector<const FemBody*> fems;
   for (const Entry& e : bodies_) fems.push_back(&e.fem);
   assembleDeformableProblem(fems, dt, gravity, problem_);
+  // External node forces join f_external of eq. 4; a pinned node's row keeps b_i = 0.
+  for (const auto& [node, force] : nodeForces_) {
+    const Entry& e = bodies_[bodyOfNode(node)];
+    if (!e.fem.isPinned(node - e.firstNode)) problem_.b.segment<3>(3 * node) += dt * force;
+  }
   positions_.resize(3 * numNodes_);
   velocities_.resize(3 * numNodes_);
   for (const Entry& e : bodies_)
@@ -158,12 +215,12 @@ void DeformableSystem::collide(const std::vector<Body>& bodies, const Vec3& grav
 }
 
 void DeformableSystem::solve(ThreadPool* pool) {
-  const std::vector<DeformableRigidContacts::Pair>& pairs = contacts_.pairs();
+  const std::vector<DeformableContacts::Pair>& pairs = contacts_.pairs();
   std::vector<CrConstraintState> states(pairs.size());
   Eigen::VectorXd multipliers = Eigen::VectorXd::Zero(3 * pairs.size());
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto it = std::lower_bound(remembered_.begin(), remembered_.end(), pairs[k],
-                                     [](const Remembered& r, const DeformableRigidContacts::Pair& p) { return r.pair < p; });
+                                     [](const Remembered& r, const DeformableContacts::Pair& p) { return r.pair < p; });
     if (it == remembered_.end() || pairs[k] < it->pair) continue;
     states[k] = it->state;
     multipliers.segment<3>(3 * k) = it->multipliers;
@@ -229,24 +286,32 @@ int DeformableSystem::numActiveConstraints() const {
 void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports) const {
   const Eigen::VectorXd forces = solver_->constraintForces();
   const std::vector<CrConstraintState>& states = solver_->states();
-  const std::vector<DeformableRigidContacts::Pair>& pairs = contacts_.pairs();
+  const std::vector<DeformableContacts::Pair>& pairs = contacts_.pairs();
   for (int k = 0; k < problem_.numConstraints(); ++k) {
     const DeformableConstraint& c = problem_.constraints[k];
-    const DeformableRigidContacts::Pair& pair = pairs[k];
+    const DeformableContacts::Pair& pair = pairs[k];
+    if (isRetired(c)) continue;
+    // Body B is on the side of the positive weights (the normal points to it): the vertex, the
+    // first edge, or for a rigid vertex the deformable face.
     const int entry = bodyOfNode(c.node[0]);
     ContactReport r;
-    r.bodyA = pair.body;
+    r.bodyA = pair.againstRigid() ? pair.body : bodies_[pair.deformable].body;
     r.bodyB = bodies_[entry].body;
     r.normal = c.frame.col(0);
     r.tangentT = c.frame.col(1);
     r.tangentS = c.frame.col(2);
     r.gap = constraintRowsTimes(problem_, k, velocities_)[0] - c.cn;
-    // The deformable side's point at the end of the step: the vertex, or the face point.
+    // The point where the B side ends, on A's surface: the vertex or edge point moved back by the
+    // gap; for a rigid vertex or edge, the deformable surface point under it.
     Vec3 point = Vec3::Zero();
-    for (int i = 0; i < 4; ++i)
-      if (c.node[i] >= 0)
-        point += std::abs(c.weight[i]) * bodies_[entry].fem.state().positions[c.node[i] - bodies_[entry].firstNode];
-    r.point = pair.rigidVertex >= 0 ? point : Vec3(point - r.gap * r.normal);
+    const bool rigidFeature = pair.rigidVertex >= 0 || pair.rigidEdge >= 0;
+    for (int i = 0; i < 4; ++i) {
+      const bool sideB = rigidFeature || c.weight[i] > 0.0;
+      if (c.node[i] < 0 || !sideB) continue;
+      const Entry& owner = bodies_[bodyOfNode(c.node[i])];
+      point += std::abs(c.weight[i]) * owner.fem.state().positions[c.node[i] - owner.firstNode];
+    }
+    r.point = rigidFeature ? point : Vec3(point - r.gap * r.normal);
     r.lambda = Vec4(forces[3 * k], forces[3 * k + 1], forces[3 * k + 2], 0.0) * problem_.dt;
     const CrConstraintState& state = states[k];
     r.state = !state.active ? ContactState::Separating
@@ -258,11 +323,27 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
 
 double DeformableSystem::deepestPenetration(const std::vector<Body>& bodies) const {
   double deepest = 0.0;
-  for (const DeformableRigidContacts::SurfaceNode& s : surface_) {
+  for (const DeformableContacts::SurfaceNode& s : surface_) {
     const int entry = bodyOfNode(s.node);
     const Vec3& x = bodies_[entry].fem.state().positions[s.node - bodies_[entry].firstNode];
     for (const int b : obstacles_)
       if (const auto q = nearestRigidSurfacePoint(bodies[b], meshes_, x, 0.0)) deepest = std::max(deepest, -q->distance);
+  }
+  return std::max(deepest, deepestBetweenDeformables());
+}
+
+double DeformableSystem::deepestBetweenDeformables() const {
+  using namespace deformable_system_impl;
+  if (bodies_.size() < 2) return 0.0;
+  std::vector<Aabb> boxes;
+  for (const Entry& e : bodies_) boxes.push_back(nodeBox(e.fem));
+  double deepest = 0.0;
+  for (const DeformableContacts::SurfaceNode& s : surface_) {
+    const int own = bodyOfNode(s.node);
+    const Vec3& x = bodies_[own].fem.state().positions[s.node - bodies_[own].firstNode];
+    for (int other = 0; other < numBodies(); ++other)
+      if (other != own && boxes[other].contains(x) && insideTetrahedra(bodies_[other].fem, x))
+        deepest = std::max(deepest, distanceToBoundary(bodies_[other], x));
   }
   return deepest;
 }

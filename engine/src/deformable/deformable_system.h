@@ -4,6 +4,7 @@
 // solve (the CR method, cr_solver.h) and integrate (eq. 5), which the World times as its own stages.
 // Each deformable body also has a Body in the World's list, whose pose and velocities summarize its
 // nodes (summarize) and which the rigid pipeline treats as absent.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -45,6 +46,11 @@ class DeformableSystem {
   // deformable bodies); prepares their mesh models.
   void setObstacles(const std::vector<Body>& bodies, int kdop);
 
+  // An external force (N) on node `node` of body i, added to b by every assemble() (b += dt f) until
+  // set again or cleared; a zero force removes it. The caller checks the indices.
+  void setNodeForce(int i, int node, const Vec3& force);
+  void clearNodeForces() { nodeForces_.clear(); }
+
   void assemble(double dt, const Vec3& gravity);
   void collide(const std::vector<Body>& bodies, const Vec3& gravity);
   void solve(ThreadPool* pool);
@@ -58,8 +64,8 @@ class DeformableSystem {
   int numConstraints() const { return problem_.numConstraints(); }
   int numActiveConstraints() const;
   const DeformableProblem& problem() const { return problem_; }
-  const std::vector<DeformableRigidContacts::Pair>& constraintPairs() const { return contacts_.pairs(); }
-  const std::vector<DeformableRigidContacts::SurfaceNode>& surfaceNodes() const { return surface_; }
+  const std::vector<DeformableContacts::Pair>& constraintPairs() const { return contacts_.pairs(); }
+  const std::vector<DeformableContacts::SurfaceNode>& surfaceNodes() const { return surface_; }
   Eigen::VectorXd constraintForces() const { return solver_->constraintForces(); }
   const std::vector<CrConstraintState>& constraintStates() const { return solver_->states(); }
   // The last step's constraints as contact reports (after `reports`): body A the rigid body, B the
@@ -68,7 +74,8 @@ class DeformableSystem {
   // separating, static sticking, kinetic sliding.
   void appendContactReports(std::vector<ContactReport>& reports) const;
   // An independent check after a step: the deepest any surface vertex lies inside a rigid obstacle
-  // (metres, >= 0), by nearest-surface queries at the vertices' positions.
+  // (metres, >= 0), by nearest-surface queries at the vertices' positions, or inside another
+  // deformable body (deepestBetweenDeformables).
   double deepestPenetration(const std::vector<Body>& bodies) const;
   double elasticEnergy() const;
   double kineticEnergy() const;
@@ -83,16 +90,20 @@ class DeformableSystem {
     int body = 0;
     int firstNode = 0;
   };
-  int bodyOfNode(int node) const;  // the body whose nodes include global node `node`
+  int bodyOfNode(int node) const;
+  // The deepest any surface vertex lies inside another deformable body: inside one of its
+  // tetrahedra, by its distance to that body's surface (brute force, apart from the contacts' trees).
+  double deepestBetweenDeformables() const;
+  static double distanceToBoundary(const Entry& e, const Vec3& x);  // the body whose nodes include global node `node`
   std::vector<Entry> bodies_;
-  std::vector<DeformableRigidContacts::SurfaceNode> surface_;
-  std::vector<DeformableRigidContacts::SurfaceFaces> faces_;  // per body, global node indices
+  std::vector<DeformableContacts::SurfaceNode> surface_;
+  std::vector<DeformableContacts::SurfaceFaces> faces_;  // per body, global node indices
   std::vector<int> obstacles_;
   MeshModelCache meshes_;
   DeformableSolverSettings settings_;
   std::unique_ptr<CrSolver> solver_ = makeDeformableSolver(DeformableSolverSettings{}.solver);
   DeformableProblem problem_;
-  DeformableRigidContacts contacts_;
+  DeformableContacts contacts_;
   Eigen::VectorXd positions_, velocities_;  // 3 per node, all bodies, gathered for the step
   DeformableSolveReport report_;
   int numNodes_ = 0;
@@ -100,11 +111,12 @@ class DeformableSystem {
   // next step's constraints of the same pairs start from them (the kinetic friction's average and
   // direction, sticking or sliding), as the rigid solves start from last step's impulses.
   struct Remembered {
-    DeformableRigidContacts::Pair pair;
+    DeformableContacts::Pair pair;
     CrConstraintState state;
     Vec3 multipliers;
   };
   std::vector<Remembered> remembered_;
+  std::map<int, Vec3> nodeForces_;  // by global node: external forces (setNodeForce), in node order
 };
 
 }  // namespace contactlab

@@ -448,6 +448,16 @@ std::vector<double> World::deformableStress(int i) const {
   return elementVonMisesStress(impl_->deformables.femBody(i));
 }
 
+void World::setDeformableNodeForce(int i, int node, const Vec3& force) {
+  if (i < 0 || i >= deformableBodyCount()) throw std::out_of_range("no deformable body " + std::to_string(i));
+  if (node < 0 || node >= impl_->deformables.femBody(i).numNodes())
+    throw std::out_of_range("deformable body " + std::to_string(i) + " has no node " + std::to_string(node));
+  if (!force.allFinite()) throw std::invalid_argument("node force must be finite");
+  impl_->deformables.setNodeForce(i, node, force);
+}
+
+void World::clearDeformableNodeForces() { impl_->deformables.clearNodeForces(); }
+
 double World::kineticEnergy() const { return impl_->metrics.kineticEnergy; }
 double World::potentialEnergy() const { return impl_->metrics.potentialEnergy; }
 
@@ -499,18 +509,19 @@ void World::applyImpulse(int index, const Vec3& impulse, const Vec3& worldPoint)
   body.angularVelocity += body.invInertiaWorld() * (worldPoint - body.position).cross(impulse);
 }
 
+Color contactStateColor(ContactState state) {
+  switch (state) {
+    case ContactState::Separating: return Color{0.6f, 0.6f, 0.6f, 1.0f};
+    case ContactState::Sticking: return Color{0.2f, 0.85f, 0.3f, 1.0f};
+    case ContactState::Sliding: return Color{1.0f, 0.55f, 0.1f, 1.0f};
+  }
+  return Color{1.0f, 0.3f, 0.2f, 1.0f};
+}
+
 void World::debugDraw(DebugDraw& draw, const DebugDrawOptions& options) const {
   const Color plainColor{1.0f, 0.3f, 0.2f, 1.0f};
   const Color normalColor{0.2f, 0.6f, 1.0f, 1.0f};
-  const auto stateColor = [&](ContactState state) {
-    if (!options.colorByState) return plainColor;
-    switch (state) {
-      case ContactState::Separating: return Color{0.6f, 0.6f, 0.6f, 1.0f};
-      case ContactState::Sticking: return Color{0.2f, 0.85f, 0.3f, 1.0f};
-      case ContactState::Sliding: return Color{1.0f, 0.55f, 0.1f, 1.0f};
-    }
-    return plainColor;
-  };
+  const auto stateColor = [&](ContactState state) { return options.colorByState ? contactStateColor(state) : plainColor; };
   for (const ContactReport& c : impl_->contactReports()) {
     const Color color = stateColor(c.state);
     if (options.contactPoints) draw.drawPoint(c.point, 5.0f, color);

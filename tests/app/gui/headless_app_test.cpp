@@ -164,6 +164,35 @@ TEST_F(HeadlessAppTest, TowerRecordsTwoSecondsAndAScreenshotThatShowsTheScene) {
   EXPECT_GT(grey, pixels / 5) << "too few ground/background pixels: " << grey << " of " << pixels;
 }
 
+// --stress-colors: the block resting on the ground is drawn on the stress scale, low (blue) at the
+// top and high (red) at the bottom; in its own colour (a violet) without the flag.
+TEST_F(HeadlessAppTest, StressColoursShowTheRestingBlockBlueOnTopAndRedBelow) {
+  SKIP_WITHOUT_XVFB();
+  const auto redAndBluePixels = [](const contactlab::test::PngImage& image) {
+    std::pair<std::size_t, std::size_t> counts{0, 0};
+    for (std::size_t i = 0; i < image.rgb.size() / 3; ++i) {
+      const int r = image.rgb[3 * i], g = image.rgb[3 * i + 1], b = image.rgb[3 * i + 2];
+      if (r > b + 80 && r > g + 40) ++counts.first;
+      if (b > r + 80 && b > g) ++counts.second;
+    }
+    return counts;
+  };
+  for (const bool stress : {false, true}) {
+    const RunResult result = run(std::string("--no-settings --scene soft-block --frames 30 --size 640x360 ") +
+                                 (stress ? "--stress-colors " : "") + "--screenshot block.png --exit");
+    ASSERT_EQ(result.exitCode, 0) << result.output;
+    const contactlab::test::PngImage image = contactlab::test::readPng((dir_ / "block.png").string());
+    const auto [red, blue] = redAndBluePixels(image);
+    const std::size_t pixels = image.rgb.size() / 3;
+    if (stress) {
+      EXPECT_GT(red, pixels / 200) << "the bottom of the block is not red";
+      EXPECT_GT(blue, pixels / 200) << "the top of the block is not blue";
+    } else {
+      EXPECT_LT(red, pixels / 2000) << "red without stress colours";
+    }
+  }
+}
+
 TEST_F(HeadlessAppTest, BrokenSceneFileExitsOneNamingTheFile) {
   SKIP_WITHOUT_XVFB();
   const std::string scene = std::string(CONTACTLAB_TEST_DATA) + "/bad_scenes/unknown_key.json";

@@ -220,7 +220,12 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     // Line 22 reached: make sure of the residual with a fresh product (the recurrences drift).
     problem.A.multiply(it.y.head(n3), it.Av, pool);
     if (evaluate() > 0) {  // line 23
+      // Counted as an iteration: at a local minimum the states can cycle without a CR step
+      // between their changes, and the iteration cap must end that too.
+      ++report.iterations;
       restart();
+      report.residualHistory.push_back(it.r.norm());
+      report.constraintHistory.push_back(it.activeRowError());
       continue;
     }
     it.restart(states_);

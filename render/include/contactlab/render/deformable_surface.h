@@ -13,6 +13,7 @@ namespace contactlab::render {
 struct DeformableSurface {
   std::vector<float> vertices;         // 6 per surface node: x, y, z, nx, ny, nz (the unit meshes' layout)
   std::vector<std::uint32_t> indices;  // 3 per boundary triangle, counter-clockwise from outside
+  std::vector<int> nodes;              // per vertex: its node in the mesh (for per-node values such as stress)
   Bounds bounds{Vec3::Zero(), Vec3::Zero()};  // of the surface nodes, world frame
   int vertexCount() const { return static_cast<int>(vertices.size() / 6); }
 };

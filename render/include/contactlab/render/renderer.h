@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "contactlab/render/camera.h"
+#include "contactlab/render/stress_colors.h"
 #include "contactlab/world.h"
 
 namespace contactlab::render {
@@ -19,6 +20,12 @@ struct RenderOptions {
   bool debugOverlay = true;            // draw World::debugDraw output (contacts etc.) with `debug`
   contactlab::DebugDrawOptions debug;
   int selectedBody = -1;               // drawn highlighted, with an outline box (even without the overlay)
+  // Deformable bodies coloured by von Mises stress (stress_colors.h) instead of their own colour,
+  // on a scale from stressLower to stressUpper Pa; with stressUpper <= stressLower the scale spans
+  // the frame's smallest to largest node value over the drawn surfaces.
+  bool stressColors = false;
+  double stressLower = 0.0;
+  double stressUpper = 0.0;
   int msaaSamples = 4;                 // clamped to what the driver offers; 0 or 1 turns it off
   int shadowMapSize = 2048;            // texels per side of the light's depth map
   int shadowTaps = 4;                  // per shaded pixel: 4, a 3x3 PCF; 1, one bilinear 2x2 comparison
@@ -54,6 +61,9 @@ class Renderer {
   void presentToScreen(int framebufferWidth, int framebufferHeight);
   // The last image as RGB8, rows top to bottom (ready for PNG / ffmpeg).
   void readPixels(std::vector<std::uint8_t>& rgb) const;
+  // The stress scale of the last image (RenderOptions::stressColors), for a legend; nullopt when it
+  // coloured no body by stress.
+  const std::optional<StressRange>& stressRange() const;
   int width() const;
   int height() const;
 

@@ -293,9 +293,11 @@ TEST(SimulationSession, SwitchingTheDeformableSolverChangesTheNextCrCurve) {
   EXPECT_TRUE(diag.setSettings(settings).has_value());
   EXPECT_EQ(diag.world().settings().deformable.solver, "cr-diag");
 
-  // The history has the CR iterations and the elastic energy, which the total includes.
+  // The history has the CR iterations, re-linearizations and state changes and the elastic energy, which the total includes.
   const StepSample& last = full.history().samples().back();
   EXPECT_EQ(last.crIterations, a.iterations);
+  EXPECT_EQ(last.crRelinearizations, a.relinearizations);
+  EXPECT_EQ(last.crActiveSetChanges, a.activeSetChanges);
   EXPECT_GT(last.elastic, 0.0) << "the beam bends";
   EXPECT_DOUBLE_EQ(last.total, last.kinetic + last.potential + last.elastic);
 }
@@ -339,7 +341,7 @@ TEST(SimulationSession, HistoryCsvReadsBackExactly) {
   const auto rows = readCsv(path);
   ASSERT_EQ(rows.size(), 7u);
   const std::vector<std::string>& header = rows[0];
-  ASSERT_EQ(header.size(), 19u);
+  ASSERT_EQ(header.size(), 21u);
   EXPECT_EQ(header[0], "step");
   EXPECT_EQ(header[3], "residual");
   EXPECT_EQ(header[8], "total_energy");
@@ -360,6 +362,8 @@ TEST(SimulationSession, HistoryCsvReadsBackExactly) {
     EXPECT_EQ(number(row[16]), samples[i].stepMs);
     EXPECT_EQ(number(row[17]), samples[i].elastic);
     EXPECT_EQ(std::stoi(row[18]), samples[i].crIterations);
+    EXPECT_EQ(std::stoi(row[19]), samples[i].crRelinearizations);
+    EXPECT_EQ(std::stoi(row[20]), samples[i].crActiveSetChanges);
   }
 }
 

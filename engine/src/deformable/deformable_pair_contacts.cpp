@@ -1,0 +1,100 @@
+// Constraints between two deformable bodies (deformable_contacts.h): vertex-face and edge-edge
+// pairs over the whole step, both sides moving (Verschoor & Jalba Fig. 3, eqs. 6-7).
+#include <algorithm>
+#include <cmath>
+
+#include "collision/segment_geometry.h"
+#include "deformable/deformable_contacts.h"
+
+namespace contactlab {
+
+bool DeformableContacts::linearizeVertexFace(int s, int d, const Eigen::VectorXd& v, double w, double reach,
+                                             DeformableConstraint& out) const {
+  const int m = (*surface_)[s].node;
+  const Vec3 start = position(s);
+  FacePoint q;
+  if (!nearestFace(d, Vec3(start + w * dt_ * v.segment<3>(3 * m)), v, w, reach, q)) return false;
+  const auto& face = (*faces_)[d].faces[q.face];
+  const Vec3 faceStart = q.weights[0] * positions_->segment<3>(3 * face[0]) +
+                         q.weights[1] * positions_->segment<3>(3 * face[1]) +
+                         q.weights[2] * positions_->segment<3>(3 * face[2]);
+  // n . (x_m + dt v_m - sum w_i (x_i + dt v_i)) >= 0 at the end of the step.
+  out.frame = frameAround(q.normal);
+  out.node = {m, face[0], face[1], face[2]};
+  out.weight = {1.0, -q.weights[0], -q.weights[1], -q.weights[2]};
+  out.cn = -q.normal.dot(start - faceStart);
+  out.ct = Vec2::Zero();  // sticking: no relative tangential travel of the two surfaces
+  out.mu = std::sqrt((*surface_)[s].mu * (*faces_)[d].mu);
+  return true;
+}
+
+bool DeformableContacts::linearizeDeformableEdges(int d1, int e1, int d2, int e2, const Eigen::VectorXd& v, double w,
+                                                  double reach, DeformableConstraint& out) const {
+  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto [i, j] = (*faces_)[d1].edges[e1];
+  const auto [k, l] = (*faces_)[d2].edges[e2];
+  const Segment first{at(i), at(j)}, second{at(k), at(l)};
+  const auto [s, t] = closestParameters(first, second);
+  // At an end of either edge a vertex-face pair holds.
+  constexpr double kEnd = 1e-6;
+  if (s <= kEnd || s >= 1.0 - kEnd || t <= kEnd || t >= 1.0 - kEnd) return false;
+  if ((first.at(s) - second.at(t)).norm() > reach) return false;
+  Vec3 n = first.direction().cross(second.direction());
+  const double length = n.norm();
+  if (!(length > 1e-9 * first.direction().norm() * second.direction().norm())) return false;  // parallel
+  n /= length;
+  const auto startOf = [&](int a, int b, double u) {
+    return Vec3((1.0 - u) * positions_->segment<3>(3 * a) + u * positions_->segment<3>(3 * b));
+  };
+  // From the second body towards the first. The step starts free of contact, so the two edge
+  // points there tell the side apart; where they (nearly) touch, the surfaces' outward directions
+  // do: outward of the second, inward of the first.
+  const double side = n.dot(startOf(i, j, s) - startOf(k, l, t));
+  if (std::abs(side) > tolerance_ ? side < 0.0 : n.dot(edgeOutward(d2, e2, v, w) - edgeOutward(d1, e1, v, w)) < 0.0) n = -n;
+  out.frame = frameAround(n);
+  out.node = {i, j, k, l};
+  out.weight = {1.0 - s, s, -(1.0 - t), -t};
+  out.cn = -n.dot(startOf(i, j, s) - startOf(k, l, t));
+  out.ct = Vec2::Zero();
+  out.mu = std::sqrt((*faces_)[d1].mu * (*faces_)[d2].mu);
+  return true;
+}
+
+void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem) {
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
+  const int axisCount = static_cast<int>(kdopAxes(kdop_).size());
+  const int bodies = static_cast<int>(faces_->size());
+  std::vector<int> near;
+  std::vector<std::pair<int, int>> edgePairs;
+  for (int d1 = 0; d1 < bodies; ++d1)
+    for (int d2 = 0; d2 < bodies; ++d2) {
+      if (d1 == d2) continue;
+      // d1's vertices, each inflated by its reach, against d2's faces inflated by theirs: the two
+      // sides may close that gap from both ends.
+      const Kdop faceReach = trees_[d2].faces().bounds().inflated(bodyReach_[d2], axisCount);
+      if (!trees_[d1].vertices().bounds().overlaps(faceReach, axisCount)) continue;
+      near.clear();
+      trees_[d1].vertices().forEachOverlapping(faceReach, [&](int i) { near.push_back(i); });
+      std::sort(near.begin(), near.end());
+      for (const int i : near) {
+        const int s = (*faces_)[d1].firstSurface + i;
+        DeformableConstraint c;
+        if (!linearizeVertexFace(s, d2, still, 0.0, reach_[s] + bodyReach_[d2], c)) continue;
+        problem.constraints.push_back(c);
+        pairs_.push_back({.surface = s, .deformable = d2});
+      }
+      if (d1 > d2) continue;  // edge pairs once per pair of bodies
+      edgePairs.clear();
+      forEachOverlappingPair(trees_[d1].edges(), trees_[d2].edges(), Pose{}, maxReach_,
+                             [&](int e1, int e2) { edgePairs.push_back({e1, e2}); });
+      std::sort(edgePairs.begin(), edgePairs.end());
+      for (const auto& [e1, e2] : edgePairs) {
+        DeformableConstraint c;
+        if (!linearizeDeformableEdges(d1, e1, d2, e2, still, 0.0, maxReach_, c)) continue;
+        problem.constraints.push_back(c);
+        pairs_.push_back({.deformable = d2, .edge = e2, .otherDeformable = d1, .otherEdge = e1});
+      }
+    }
+}
+
+}  // namespace contactlab
