@@ -40,7 +40,7 @@ TEST(MeshLibrary, UnknownNameListsTheKnownOnes) {
     namedSurface("teapot");
     FAIL() << "no error";
   } catch (const MeshError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("unknown mesh \"teapot\" (known: bishop, bunny, cube, funnel, glass, jack", 0), 0u)
+    EXPECT_EQ(std::string(e.what()).rfind("unknown mesh \"teapot\" (known: bishop, bunny, bunny-coarse, cube, funnel, glass, jack", 0), 0u)
         << e.what();
   }
 }

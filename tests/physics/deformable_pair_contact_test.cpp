@@ -57,5 +57,44 @@ TEST(DeformablePairContact, CollidingCubesKeepMomentumSeparateAndGainNoEnergy) {
   EXPECT_GT(world.bodies()[1].velocity.x(), 0.0);
 }
 
+// A thin soft plate (2 cm) dropped edge-on from 10 cm onto another lying on the ground: the falling
+// plate's edge hits the lying plate's faces (vertex-face and edge-edge pairs on few, long edges).
+// After every step no surface vertex of either is inside the other, and the falling plate ends
+// resting on the lying one, its lowest node not below the lying plate's top.
+TEST(DeformablePairContact, ThinPlateDroppedEdgeOnStaysOutOfAnother) {
+  Scene scene;
+  scene.dt = 1e-3;
+  scene.bodies.push_back(test::staticGround(0.5));
+  const double thickness = 0.02;
+  BodyDesc lying = test::box(Vec3(0.4, 0.4, thickness), Vec3(0, 0, 0.5 * thickness));
+  lying.name = "lying";
+  lying.material.mu = 0.5;
+  lying.deformable = DeformableDesc{};
+  lying.deformable->dampingStiffness = 0.01;
+  BodyDesc falling = test::box(Vec3(0.2, thickness, 0.2), Vec3(0.03, 0.02, thickness + 0.1 + 0.1));
+  falling.name = "falling";
+  falling.material.mu = 0.5;
+  falling.orientation = Quat(Eigen::AngleAxisd(0.2, Vec3::UnitX()));  // leaning: its edge lands first
+  falling.deformable = DeformableDesc{};
+  falling.deformable->dampingStiffness = 0.01;
+  scene.bodies.push_back(lying);
+  scene.bodies.push_back(falling);
+  World world(scene);
+  double deepest = 0.0;
+  int touching = 0;
+  test::runFor(world, 0.4, [&](const World& w) {
+    deepest = std::max(deepest, w.lastMetrics().maxPenetration);
+    for (const ContactReport& c : w.contacts())
+      touching += c.bodyA == 1 && c.bodyB == 2 || c.bodyA == 2 && c.bodyB == 1 ? c.state != ContactState::Separating : 0;
+  });
+  EXPECT_GT(touching, 0) << "the plates never touched";
+  EXPECT_LT(deepest, kPairDepthBound);
+  const DeformableMeshView lyingMesh = world.deformableBody(0), fallingMesh = world.deformableBody(1);
+  double lyingTop = -1e9, fallingBottom = 1e9;
+  for (const Vec3& x : lyingMesh.positions) lyingTop = std::max(lyingTop, x.z());
+  for (const Vec3& x : fallingMesh.positions) fallingBottom = std::min(fallingBottom, x.z());
+  EXPECT_GT(fallingBottom, lyingTop - 5e-3) << "the falling plate's lowest node sank into the lying plate";
+}
+
 }  // namespace
 }  // namespace contactlab

@@ -82,6 +82,9 @@ const std::map<std::string, NamedMesh>& namedMeshes() {
       {"queen", surfaceOnly([] { return chessPieceMesh(ChessPiece::Queen); })},
       {"king", surfaceOnly([] { return chessPieceMesh(ChessPiece::King); })},
       {"bunny", surfaceOnly([] { return stanfordBunnyMesh(kBunnyPath, 1000); })},
+      // Coarser for deformable bunnies: tetgen keeps the surface's triangles (-Y), so these set the
+      // tetrahedron count (the bunnies scene's, docs/deformable.md).
+      {"bunny-coarse", surfaceOnly([] { return stanfordBunnyMesh(kBunnyPath, 400); })},
       {"cube", surfaceOnly([] { return boxMesh(Vec3::Constant(0.5)); })},
       {"sphere", surfaceOnly([] { return uvSphereMesh(0.5, 32, 16); })},
       {"ring", withTetrahedra("ring", [] { return ringTetMesh(kRingMajorRadius, kRingSectionHalfWidth); })},

@@ -14,7 +14,7 @@
 namespace contactlab {
 
 // The procedural meshes a scene may name: "jack", "torus", "funnel", "glass", "pawn", "rook",
-// "knight", "bishop", "queen", "king", "bunny", "cube", "sphere", "ring" (sizes in docs/meshes.md).
+// "knight", "bishop", "queen", "king", "bunny", "bunny-coarse", "cube", "sphere", "ring", "ring" (sizes in docs/meshes.md).
 // The ring is built with its own tetrahedra (ringTetMesh), the others are surfaces for tetgen.
 const std::vector<std::string>& meshNames();
 
