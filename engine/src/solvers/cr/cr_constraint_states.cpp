@@ -12,6 +12,12 @@ constexpr double kNoSliding = 1e-12;
 // see evaluateConstraints): the moving average halves its gap to mu lambda at each update, so an
 // update is kept about ten times before it becomes small.
 constexpr double kSmallForceChange = 1e-3;
+// At most this many such updates per constraint and solve: then the paper's rule alone (line 19:
+// below epsilon_2 in movement, deferred) applies. The moving average has settled within about
+// 2^-16 of a steady lambda by then; a lambda that does not settle is one of near-duplicate rows
+// sharing their load in no fixed way (an edge pair beside a vertex pair between two bodies), whose
+// kinetic force would otherwise be updated, and the solve restarted, at every evaluation.
+constexpr int kMostSmallUpdates = 16;
 
 Vec2 unitOrZero(const Vec2& x) {
   const double n = x.norm();
@@ -121,16 +127,18 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
     if (next.active && c.mu > 0.0 && next.friction == FrictionMode::Kinetic)
       updateKineticFriction(c.mu, lambda, sliding, settings, next);
     // Line 19 for a kinetic force's update alone: deferred when it moves the rows by less than
-    // epsilon_2 and changes the force by less than kSmallForceChange of its size. The paper defers
+    // epsilon_2 and changes the force by less than kSmallForceChange of its size, or has been
+    // taken kMostSmallUpdates times already. The paper defers
     // on the first test alone; then a kinetic force whose whole size moves its vertex by less than
     // epsilon_2 in a step (light contacts, small bodies: a 2 cm soft block's at 1 ms) never starts,
     // and the body slides without friction.
     const Vec2 forceChange = next.kineticForce - state.kineticForce;
     const double moved = compliant.tail<2>().cwiseProduct(forceChange).norm();
-    const bool smallUpdate = moved <= settings.changeTolerance &&
-                             forceChange.norm() <= kSmallForceChange * std::max(next.kineticForce.norm(), state.kineticForce.norm());
-    if (switching || !smallUpdate) {
+    const bool smallMove = moved <= settings.changeTolerance;
+    const bool settled = forceChange.norm() <= kSmallForceChange * std::max(next.kineticForce.norm(), state.kineticForce.norm());
+    if (switching || !smallMove || (!settled && state.smallUpdates < kMostSmallUpdates)) {
       ++changes;
+      if (!switching && smallMove) ++next.smallUpdates;
       state = next;
       multipliers.segment<3>(3 * k) = nextMultipliers;
     }

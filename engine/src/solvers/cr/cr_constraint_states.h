@@ -27,6 +27,9 @@ struct CrConstraintState {
   std::array<double, 2> lambdaHistory{0.0, 0.0};  // the last n = 2 values that average takes
   int historyCount = 0;
   Vec2 kineticForce = Vec2::Zero();   // gamma~_k = mu lambda~_k delta_k
+  // Kinetic force updates taken in this solve that moved the rows by less than epsilon_2
+  // (evaluateConstraints); the solve sets it to zero at its start.
+  int smallUpdates = 0;
 };
 
 struct CrStateSettings {
