@@ -1,5 +1,6 @@
 // `contactlab-cli bench`: times the step and the contact solve on the benchmark scenes (issue 2,
 // "Benchmark"; DESIGN.md "Benchmarks": warm up, then time, one CSV row per scene and solver).
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -8,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_deformable.h"
 #include "bench_scenes.h"
 #include "commands.h"
+#include "contactlab/solver_settings.h"
 #include "contactlab/world.h"
 
 namespace contactlab::cli {
@@ -35,12 +38,28 @@ constexpr const char* kBenchHelp =
     "sweeps, and the solver's ns per contact per sweep, median, twice: ns/c/swp from the whole solve\n"
     "(solver time / (contacts * sweeps), its set-up included: the r-factors, the sweep order) and\n"
     "sweep_ns from the sweeps alone (the iterating part of that time, SolveReport::iterationSeconds).\n"
+    "\n"
+    "A built-in scene with deformable bodies (rings, bunnies, soft-cubes, soft-block, ...) named in\n"
+    "--scenes is run once per deformable solver, at the scene's own dt, and gets a table of its own,\n"
+    "medians over the timed steps: deformable bodies and their tetrahedra; seconds per step in all\n"
+    "(step_s), in the Collision stage (coll_s: the deformable collide stage, candidates and constraints,\n"
+    "plus the rigid collision stage), in the Assembly stage (asm_s: A and b of the FEM bodies, plus the\n"
+    "rigid problem) and in the CR solve (solve_s: DeformableSolveReport::seconds, its re-linearizations\n"
+    "and collision checks at convergence included); CR iterations (iters), deformable constraints, all\n"
+    "(constr) and active (active), re-linearizations (relin) and active-set changes (changes).\n"
     "Flags take their value as the next argument or after '='.\n"
     "\n"
-    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pile,jacks)\n"
-    "  --warmup N       untimed steps before timing (default: 100, the pile and jacks 150)\n"
-    "  --steps N        timed steps (default: 200, the pile and jacks 20)\n"
-    "  --csv FILE       also write the table as CSV\n"
+    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pile,jacks); also any built-in scene\n"
+    "                   with deformable bodies (contactlab-cli list)\n"
+    "  --warmup N       untimed steps before timing (default: 100, the pile and jacks 150; rings and\n"
+    "                   bunnies 500, soft-cubes 20, other deformable scenes 100)\n"
+    "  --steps N        timed steps (default: 200, the pile and jacks 20; rings and bunnies 500,\n"
+    "                   soft-cubes 40, other deformable scenes 200)\n"
+    "  --deformable-solvers a,b\n"
+    "                   deformable solvers to run each deformable scene with (default: cr-full,cr-diag)\n"
+    "  --param KEY=VALUE  set a parameter of every chosen scene, e.g. count=10; repeatable\n"
+    "  --csv FILE       also write the table as CSV (with rigid and deformable scenes both chosen, the\n"
+    "                   deformable table goes to FILE with -deformable before its extension)\n"
     "  --threads N      threads each step runs on, N >= 1 (default: 1)\n"
     "  --sleep on|off   let islands at rest sleep (default: off, so that the figures are the solver's)\n"
     "  --help           show this help\n";
@@ -127,28 +146,125 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
   if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 
+// "--param KEY=VALUE".
+void addSceneParam(SceneParams& params, std::string_view text) {
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos || equals == 0) reject("--param", "expected KEY=VALUE, got " + inQuotes(text));
+  const std::string key(text.substr(0, equals));
+  params[key] = numberFlag("--param " + key, text.substr(equals + 1));
+}
+
+// Throws UsageError when `scene` has no parameter of one of the names in `params`.
+void checkSceneParams(const std::string& scene, const SceneParams& params) {
+  const SceneEntry* entry = findBuiltinScene(scene);
+  for (const auto& [key, value] : params) {
+    if (entry && std::ranges::any_of(entry->params, [&](const SceneParam& p) { return p.name == key; })) continue;
+    std::string valid;
+    if (entry)
+      for (const SceneParam& p : entry->params) valid += (valid.empty() ? "" : ", ") + p.name;
+    throw UsageError("--param: scene " + scene + " has no parameter \"" + key + "\" (its parameters: " +
+                     (valid.empty() ? "none" : valid) + ")");
+  }
+}
+
+// FILE with "-deformable" before its extension.
+std::string deformableCsvPath(const std::string& path) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::size_t dot = path.find_last_of('.');
+  const bool hasExtension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+  return hasExtension ? path.substr(0, dot) + "-deformable" + path.substr(dot) : path + "-deformable";
+}
+
 }  // namespace
 
 int benchCommand(Args args) {
   int threads = 1;
   bool sleep = false;
+  std::optional<std::string> scenesFlag;
+  std::vector<std::string> deformableSolvers;
+  for (const SolverDescription& s : deformableSolverNames()) deformableSolvers.push_back(s.name);
+  SceneParams params;
   const std::optional<BenchOptions> options = parseBenchFlags(
-      args, "bench", kBenchHelp, {"--threads", "--sleep"}, [&](std::string_view flag, std::string_view value) {
+      args, "bench", kBenchHelp, {"--threads", "--sleep", "--scenes", "--deformable-solvers", "--param"},
+      [&](std::string_view flag, std::string_view value) {
         if (flag == "--sleep") sleep = onOff(flag, value);
+        else if (flag == "--scenes") scenesFlag = std::string(value);
+        else if (flag == "--deformable-solvers") deformableSolvers = deformableSolverList(value);
+        else if (flag == "--param") addSceneParam(params, value);
         else threads = countFlag(flag, value, 1);
       });
   if (!options) return 0;  // --help
-  std::vector<BenchRow> rows;
-  std::printf("threads: %d\n", threads);
-  printHeader();
+
+  // The chosen scenes: the benchmark scenes by name (all of them without --scenes), and built-in
+  // scenes with deformable bodies, each built once here so that every mistake is reported before
+  // anything is timed.
+  std::vector<BenchScene> rigid;
+  std::vector<DeformableBenchScene> deformable;
+  std::vector<std::string> names;
+  if (scenesFlag) {
+    for (std::size_t start = 0; start <= scenesFlag->size();) {
+      const std::size_t comma = std::min(scenesFlag->find(',', start), scenesFlag->size());
+      const std::string name = scenesFlag->substr(start, comma - start);
+      if (std::ranges::find(names, name) == names.end()) names.push_back(name);
+      start = comma + 1;
+    }
+  }
   for (const BenchScene& scene : benchScenes()) {
-    if (!sceneChosen(options->scenes, scene.name)) continue;
+    if (!sceneChosen(names, scene.name)) continue;
+    checkSceneParams(scene.name, params);
+    rigid.push_back(scene);
+    for (const auto& [key, value] : params) rigid.back().params[key] = value;
+  }
+  for (const std::string& name : names) {
+    if (std::ranges::any_of(benchScenes(), [&](const BenchScene& s) { return s.name == name; })) continue;
+    std::string known;
+    for (const BenchScene& s : benchScenes()) known += (known.empty() ? "" : ", ") + s.name;
+    if (!findBuiltinScene(name))
+      throw UsageError("--scenes: unknown scene \"" + name + "\" (benchmark scenes: " + known +
+                       "; or a built-in scene with deformable bodies, see contactlab-cli list)");
+    checkSceneParams(name, params);
+    Scene scene = buildBuiltinScene(name, params, kDefaultSeed);
+    if (!hasDeformableBodies(scene))
+      throw UsageError("--scenes: scene \"" + name + "\" has no deformable bodies (the rigid benchmark scenes are " +
+                       known + ")");
+    deformable.push_back({name, params, std::move(scene), options->warmup.value_or(deformableBenchWarmup(name)),
+                          options->steps.value_or(deformableBenchSteps(name))});
+  }
+
+  std::printf("threads: %d", threads);
+  if (!params.empty()) {
+    std::printf(", params:");
+    for (const auto& [key, value] : params) std::printf(" %s=%g", key.c_str(), value);
+  }
+  std::printf("\n");
+  std::vector<BenchRow> rows;
+  if (!rigid.empty()) printHeader();
+  for (const BenchScene& scene : rigid) {
     for (const WorldSettings& settings : benchSettings(threads, sleep)) {
       rows.push_back(measure(scene, settings, options->warmupFor(scene), options->stepsFor(scene)));
       printRow(rows.back());
     }
   }
-  if (!options->csv.empty()) writeCsv(options->csv, rows);
+  std::vector<DeformableBenchRow> deformableRows;
+  if (!deformable.empty()) {
+    if (!rigid.empty()) std::printf("\n");
+    printDeformableHeader();
+  }
+  for (const DeformableBenchScene& scene : deformable) {
+    for (const std::string& solver : deformableSolvers) {
+      WorldSettings settings;
+      settings.threads = threads;
+      settings.sleep = sleep;
+      settings.deformable.solver = solver;
+      deformableRows.push_back(measureDeformable(scene, settings));
+      printDeformableRow(deformableRows.back());
+    }
+  }
+  if (!options->csv.empty()) {
+    if (!rigid.empty()) writeCsv(options->csv, rows);
+    if (!deformable.empty())
+      writeDeformableCsv(rigid.empty() ? options->csv : deformableCsvPath(options->csv), deformableRows);
+  }
   return 0;
 }
 

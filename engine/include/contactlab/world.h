@@ -94,6 +94,9 @@ class World {
   // Deformable bodies (BodyDesc::deformable), in the order of their bodies. The views stay valid
   // until the next step.
   int deformableBodyCount() const;
+  // The deformable constraints of the last step's MLCP at the end of its solve, active or not
+  // (retired ones left out); StepMetrics::deformableConstraints counts the active ones.
+  int deformableConstraintCount() const;
   DeformableMeshView deformableBody(int i) const;
   std::vector<double> deformableStress(int i) const;  // per tetrahedron: von Mises stress (Pa)
   // An external force (N) on node `node` (numbered as in deformableBody(i).positions) of deformable

@@ -436,6 +436,12 @@ void World::setDt(double dt) {
 
 int World::deformableBodyCount() const { return impl_->deformables.numBodies(); }
 
+int World::deformableConstraintCount() const {
+  const std::vector<DeformableConstraint>& constraints = impl_->deformables.problem().constraints;
+  return static_cast<int>(std::count_if(constraints.begin(), constraints.end(),
+                                        [](const DeformableConstraint& c) { return !isRetired(c); }));
+}
+
 DeformableMeshView World::deformableBody(int i) const {
   if (i < 0 || i >= deformableBodyCount()) throw std::out_of_range("no deformable body " + std::to_string(i));
   const FemBody& fem = impl_->deformables.femBody(i);

@@ -1,0 +1,140 @@
+// `contactlab-cli bench` run as a subprocess: the deformable table (a scene with deformable bodies,
+// once per CR solver) has its columns and sane numbers, and the rigid table keeps its columns.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "support/cli_runner.h"
+
+// Named after the file, not anonymous: the tests are compiled in unity batches.
+namespace contactlab::bench_command_test {
+
+namespace fs = std::filesystem;
+
+// The CSV's rows as maps from the header's column names to the cells.
+std::vector<std::map<std::string, std::string>> readCsvRows(const fs::path& path, std::vector<std::string>* header) {
+  auto split = [](const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream stream(line);
+    for (std::string cell; std::getline(stream, cell, ',');) cells.push_back(cell);
+    return cells;
+  };
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  *header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    const std::vector<std::string> cells = split(line);
+    EXPECT_EQ(cells.size(), header->size()) << line;
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < cells.size() && i < header->size(); ++i) row[(*header)[i]] = cells[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// A failure: a clean non-zero exit with exactly one line that mentions `mustMention`.
+void expectOneLineError(const test::CliResult& result, const std::string& mustMention) {
+  EXPECT_GT(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find(mustMention), std::string::npos) << result.output;
+  ASSERT_FALSE(result.output.empty());
+  EXPECT_EQ(result.output.find('\n'), result.output.size() - 1) << result.output;
+}
+
+class BenchCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "contactlab-bench-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+// The soft cubes touch from step 4 to past step 80: the timed steps 21-40 are in contact.
+TEST_F(BenchCommand, DeformableSceneGetsOneRowPerCrSolverWithSaneMedians) {
+  const fs::path csv = dir_ / "bench.csv";
+  const test::CliResult result =
+      test::runCli("bench --scenes soft-cubes --param speed=1 --warmup 20 --steps 20 --csv '" + csv.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  for (const char* column : {"scene", "dsolver", "bodies", "tets", "warmup", "steps", "step_s", "coll_s", "asm_s",
+                             "solve_s", "iters", "constr", "active", "relin", "changes"})
+    EXPECT_NE(result.output.find(column), std::string::npos) << column << " missing from\n" << result.output;
+  EXPECT_NE(result.output.find("params: speed=1"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("sweep_ns"), std::string::npos) << "no rigid table without a rigid scene";
+
+  std::vector<std::string> header;
+  const auto rows = readCsvRows(csv, &header);
+  const std::vector<std::string> expected{"scene", "params", "deformable_solver", "threads", "warmup", "steps",
+                                          "deformable_bodies", "tetrahedra", "median_step_s", "median_collision_s",
+                                          "median_assembly_s", "median_solve_s", "median_cr_iterations",
+                                          "median_constraints", "median_active_constraints",
+                                          "median_relinearizations", "median_active_set_changes"};
+  EXPECT_EQ(header, expected);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].at("deformable_solver"), "cr-full");
+  EXPECT_EQ(rows[1].at("deformable_solver"), "cr-diag");
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.at("deformable_solver"));
+    EXPECT_EQ(row.at("scene"), "soft-cubes");
+    EXPECT_EQ(row.at("params"), "speed=1");
+    EXPECT_EQ(row.at("threads"), "1");
+    EXPECT_EQ(row.at("warmup"), "20");
+    EXPECT_EQ(row.at("steps"), "20");
+    EXPECT_EQ(row.at("deformable_bodies"), "2");
+    EXPECT_GT(std::stoi(row.at("tetrahedra")), 100);
+    const double step = std::stod(row.at("median_step_s"));
+    EXPECT_GT(step, 0.0);
+    EXPECT_LT(step, 10.0);
+    for (const char* part : {"median_collision_s", "median_assembly_s", "median_solve_s"}) {
+      EXPECT_GT(std::stod(row.at(part)), 0.0) << part;
+      EXPECT_LE(std::stod(row.at(part)), 2.0 * step) << part;  // medians of different steps: not an exact bound
+    }
+    EXPECT_GT(std::stod(row.at("median_cr_iterations")), 0.0) << "the cubes are in contact";
+    const double all = std::stod(row.at("median_constraints")), active = std::stod(row.at("median_active_constraints"));
+    EXPECT_GT(active, 0.0);
+    EXPECT_GE(all, active);
+    EXPECT_GE(std::stod(row.at("median_relinearizations")), 0.0);
+    EXPECT_GE(std::stod(row.at("median_active_set_changes")), 0.0);
+  }
+}
+
+TEST_F(BenchCommand, DeformableSolversFlagChoosesTheRowsAndRigidTableKeepsItsColumns) {
+  const fs::path csv = dir_ / "both.csv";
+  const test::CliResult result = test::runCli("bench --scenes tower,soft-cubes --deformable-solvers cr-diag --warmup 1 "
+                                              "--steps 2 --csv '" + csv.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("threads: 1\n"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("sweep_ns"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("dsolver"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("cr-full"), std::string::npos) << result.output;
+
+  std::vector<std::string> header;
+  const auto rigidRows = readCsvRows(csv, &header);
+  ASSERT_FALSE(header.empty());
+  EXPECT_EQ(header.front(), "scene");
+  EXPECT_EQ(header.back(), "ns_per_contact_sweep_iterating");
+  EXPECT_EQ(rigidRows.size(), 2u) << "the tower at 10 sweeps and at 1e-3";
+  const auto deformableRows = readCsvRows(dir_ / "both-deformable.csv", &header);
+  ASSERT_EQ(deformableRows.size(), 1u);
+  EXPECT_EQ(deformableRows[0].at("deformable_solver"), "cr-diag");
+}
+
+TEST(BenchCommandErrors, BadScenesSolversAndParamsAreNamed) {
+  expectOneLineError(test::runCli("bench --scenes castle"), "--scenes: unknown scene \"castle\"");
+  expectOneLineError(test::runCli("bench --scenes bounce"), "\"bounce\" has no deformable bodies");
+  expectOneLineError(test::runCli("bench --scenes soft-cubes --deformable-solvers cr-full,nope"),
+                     "--deformable-solvers: unknown deformable solver \"nope\"");
+  expectOneLineError(test::runCli("bench --scenes rings --param colour=3"), "scene rings has no parameter \"colour\"");
+  expectOneLineError(test::runCli("bench --scenes rings --param count"), "--param: expected KEY=VALUE");
+}
+
+}  // namespace contactlab::bench_command_test
