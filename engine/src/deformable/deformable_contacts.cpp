@@ -183,22 +183,28 @@ void DeformableContacts::addEdgeConstraints(DeformableProblem& problem) {
   }
 }
 
+bool DeformableContacts::edgeCrossing(const Segment& first, const Segment& second, double reach, EdgeCrossing& out) {
+  const auto [s, t] = closestParameters(first, second);
+  // At an end of either edge a vertex pair (vertex-face or vertex against a rigid surface) holds.
+  constexpr double kEnd = 1e-6;
+  if (s <= kEnd || s >= 1.0 - kEnd || t <= kEnd || t >= 1.0 - kEnd) return false;
+  if ((first.at(s) - second.at(t)).norm() > reach) return false;
+  const Vec3 n = first.direction().cross(second.direction());
+  const double length = n.norm();
+  if (!(length > 1e-9 * first.direction().norm() * second.direction().norm())) return false;  // parallel
+  out = {s, t, first.at(s), n / length};
+  return true;
+}
+
 bool DeformableContacts::linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v,
                                              double w, double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
-  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto at = [&](int node) { return nodeAt(node, v, w); };
   const auto [i, j] = (*faces_)[d].edges[e];
-  const Segment soft{at(i), at(j)};
-  const auto [s, t] = closestParameters(rigid, soft);
-  // At an end of either edge a vertex pair (rigid vertex-face or deformable vertex-surface) holds.
-  constexpr double kEnd = 1e-6;
-  if (s <= kEnd || s >= 1.0 - kEnd || t <= kEnd || t >= 1.0 - kEnd) return false;
-  const Vec3 p = rigid.at(s), q = soft.at(t);
-  if ((p - q).norm() > reach) return false;
-  Vec3 n = rigid.direction().cross(soft.direction());
-  const double length = n.norm();
-  if (!(length > 1e-9 * rigid.direction().norm() * soft.direction().norm())) return false;  // parallel
-  n /= length;
+  EdgeCrossing crossing;
+  if (!edgeCrossing(rigid, Segment{at(i), at(j)}, reach, crossing)) return false;
+  const auto [s, t, p, unsignedNormal] = crossing;
+  Vec3 n = unsignedNormal;
   // Outward of the deformable surface: along the sum of the two faces' normals at the edge.
   if (n.dot(edgeOutward(d, e, v, w)) < 0.0) n = -n;
   // The edge point at the step's start with this parameter: n . (p - q - dt ((1 - t) v_i + t v_j)) >= 0.
@@ -231,7 +237,7 @@ void DeformableContacts::addRigidVertexConstraints(DeformableProblem& problem) {
 bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach,
                                      FacePoint& out) const {
   using namespace deformable_contacts_impl;
-  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto at = [&](int node) { return nodeAt(node, v, w); };
   const auto& faces = (*faces_)[d].faces;
   const KdopTree::Nearest nearest = trees_[d].faces().nearest(point, reach, [&](int f, double) {
     return (point - closestPointOnTriangle(point, at(faces[f][0]), at(faces[f][1]), at(faces[f][2])).point).norm();
@@ -250,7 +256,7 @@ bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::Vect
 }
 
 Vec3 DeformableContacts::edgeOutward(int d, int e, const Eigen::VectorXd& v, double w) const {
-  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
+  const auto at = [&](int node) { return nodeAt(node, v, w); };
   Vec3 outward = Vec3::Zero();
   for (const int f : (*faces_)[d].edgeFaces[e]) {
     if (f < 0) continue;

@@ -109,6 +109,20 @@ class DeformableContacts final : public ConstraintUpdater {
   const std::vector<Pair>& pairs() const { return pairs_; }  // one per constraint
 
  private:
+  // Node `node` at x + w dt v (x its position at the step's start).
+  Vec3 nodeAt(int node, const Eigen::VectorXd& v, double w) const {
+    return positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node);
+  }
+  // Where two edges pass closest: parameters s on the first and t on the second, the first's point
+  // there, and the unit normal along first x second (either side).
+  struct EdgeCrossing {
+    double s, t;
+    Vec3 point;
+    Vec3 normal;
+  };
+  // False when the closest points lie at an end of either edge (a vertex pair holds there), are
+  // farther apart than `reach`, or the edges are parallel.
+  static bool edgeCrossing(const Segment& first, const Segment& second, double reach, EdgeCrossing& out);
   // Columns n, t1, t2: the contact frame around a unit normal.
   static Mat3 frameAround(const Vec3& n);
   // The nearest face of deformable body `d` to `point` within `reach`, its nodes at x + w dt v:

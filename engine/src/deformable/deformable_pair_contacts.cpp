@@ -30,19 +30,13 @@ bool DeformableContacts::linearizeVertexFace(int s, int d, const Eigen::VectorXd
 
 bool DeformableContacts::linearizeDeformableEdges(int d1, int e1, int d2, int e2, const Eigen::VectorXd& v, double w,
                                                   double reach, DeformableConstraint& out) const {
-  const auto at = [&](int node) { return Vec3(positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node)); };
   const auto [i, j] = (*faces_)[d1].edges[e1];
   const auto [k, l] = (*faces_)[d2].edges[e2];
-  const Segment first{at(i), at(j)}, second{at(k), at(l)};
-  const auto [s, t] = closestParameters(first, second);
-  // At an end of either edge a vertex-face pair holds.
-  constexpr double kEnd = 1e-6;
-  if (s <= kEnd || s >= 1.0 - kEnd || t <= kEnd || t >= 1.0 - kEnd) return false;
-  if ((first.at(s) - second.at(t)).norm() > reach) return false;
-  Vec3 n = first.direction().cross(second.direction());
-  const double length = n.norm();
-  if (!(length > 1e-9 * first.direction().norm() * second.direction().norm())) return false;  // parallel
-  n /= length;
+  EdgeCrossing crossing;
+  if (!edgeCrossing(Segment{nodeAt(i, v, w), nodeAt(j, v, w)}, Segment{nodeAt(k, v, w), nodeAt(l, v, w)}, reach, crossing))
+    return false;
+  const double s = crossing.s, t = crossing.t;
+  Vec3 n = crossing.normal;
   const auto startOf = [&](int a, int b, double u) {
     return Vec3((1.0 - u) * positions_->segment<3>(3 * a) + u * positions_->segment<3>(3 * b));
   };
