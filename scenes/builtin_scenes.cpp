@@ -25,6 +25,8 @@ const std::vector<SceneEntry>& builtinScenes() {
       scenes::hangingBarScene(),
       scenes::softInclineScene(),
       scenes::softCubesScene(),
+      scenes::softSlabBoxesScene(),
+      scenes::ballOnMatScene(),
       scenes::ringsScene(),
       scenes::bunniesScene(),
   };

@@ -103,6 +103,8 @@ SceneEntry cantileverScene();
 SceneEntry hangingBarScene();
 SceneEntry softInclineScene();
 SceneEntry softCubesScene();
+SceneEntry softSlabBoxesScene();
+SceneEntry ballOnMatScene();
 // Piles of deformable bodies, soft_piles.cpp.
 SceneEntry ringsScene();
 SceneEntry bunniesScene();

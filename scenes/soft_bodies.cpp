@@ -1,6 +1,8 @@
 // Single deformable (FEM) bodies against static rigid scenery, at the Verschoor & Jalba paper's
 // time step: a soft cube landing on the ground, a cantilever and a hanging bar sagging under their
-// own weight (beam theory's answers), and a soft block sticking or sliding on a slope.
+// own weight (beam theory's answers), and a soft block sticking or sliding on a slope; two soft
+// cubes colliding; and dynamic rigid bodies solved with a soft one (mixed islands): boxes stacked on
+// a soft slab, a ball rolling over a soft mat.
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -152,6 +154,52 @@ Scene buildSoftCubes(const SceneParams& params, std::uint64_t /*seed*/) {
   return scene;
 }
 
+// Rigid boxes stacked on a soft slab lying on the ground, each turned a little about z and set off
+// centre: the slab dents under the stack (by about (M g / A + rho g h / 2) h / E under the
+// footprint A) and the stack stands on it. Boxes and slab are solved in one system.
+Scene buildSoftSlabBoxes(const SceneParams& params, std::uint64_t seed) {
+  const ParamReader read("soft-slab-boxes", params);
+  const int count = read.count("count");
+  const double size = read.positive("box_size"), thickness = read.positive("thickness");
+  const double slabSide = read.positive("slab_size");
+  Scene scene;
+  scene.dt = kDt;
+  scene.friction.mu = read.nonNegative("mu");
+  scene.bodies.push_back(groundBox());
+  BodyDesc slab = softBox(read, "slab", Vec3(slabSide, slabSide, thickness), Vec3(0, 0, 0.5 * thickness), kSoftPoisson);
+  slab.deformable->dampingStiffness = read.nonNegative("damping_stiffness");
+  scene.bodies.push_back(slab);
+  SceneRandom random(seed);
+  for (int i = 0; i < count; ++i) {
+    const Vec3 offset(0.05 * size * random.uniform(-1, 1), 0.05 * size * random.uniform(-1, 1), 0.0);
+    const Quat turn(Eigen::AngleAxisd(0.1 * random.uniform(-1, 1), Vec3::UnitZ()));
+    scene.bodies.push_back(dynamicBox("box_" + std::to_string(i), Vec3::Constant(size),
+                                      offset + Vec3(0, 0, thickness + (i + 0.5) * size), turn));
+  }
+  return scene;
+}
+
+// A rigid ball rolling along a soft mat on the ground, started rolling at `speed`: it dents the mat
+// as it goes (the mat's surface meets the ball between its vertices, not only at them) and slows by
+// the mat's rolling resistance.
+Scene buildBallOnMat(const SceneParams& params, std::uint64_t /*seed*/) {
+  const ParamReader read("ball-on-mat", params);
+  const double radius = read.positive("radius"), speed = read.nonNegative("speed");
+  const double length = read.positive("length"), thickness = read.positive("thickness");
+  Scene scene;
+  scene.dt = kDt;
+  scene.friction.mu = read.nonNegative("mu");
+  scene.bodies.push_back(groundBox());
+  BodyDesc mat = softBox(read, "mat", Vec3(length, 0.3 * length, thickness), Vec3(0, 0, 0.5 * thickness), kSoftPoisson);
+  mat.deformable->dampingStiffness = read.nonNegative("damping_stiffness");
+  scene.bodies.push_back(mat);
+  BodyDesc ball = dynamicSphere("ball", radius, Vec3(-0.4 * length, 0, thickness + radius));
+  ball.velocity = Vec3(speed, 0, 0);
+  ball.angularVelocity = Vec3(0, speed / radius, 0);  // rolling: v + w x (-r z) = 0
+  scene.bodies.push_back(ball);
+  return scene;
+}
+
 }  // namespace contactlab::scenes::soft_bodies
 
 namespace contactlab::scenes {
@@ -198,6 +246,34 @@ SceneEntry softCubesScene() {
            {"youngs_modulus", 5e5, "Young's modulus, Pa"},
            soft_bodies::tetsParam()},
           soft_bodies::buildSoftCubes};
+}
+
+SceneEntry softSlabBoxesScene() {
+  return {"soft-slab-boxes",
+          "rigid boxes stacked on a soft FEM slab (nu 0.2) on the ground, solved in one system with it",
+          {{"count", 3, "boxes in the stack"},
+           {"box_size", 0.2, "edge of each box, m"},
+           {"slab_size", 1, "side of the square slab, m"},
+           {"thickness", 0.1, "thickness of the slab, m"},
+           {"mu", 0.5, "friction coefficient"},
+           {"youngs_modulus", 1e5, "Young's modulus of the slab, Pa"},
+           {"damping_stiffness", 0.01, "Rayleigh stiffness damping beta of the slab, s"},
+           {"tets", 600, "fewest tetrahedra: the largest one's volume is the slab's / tets"}},
+          soft_bodies::buildSoftSlabBoxes};
+}
+
+SceneEntry ballOnMatScene() {
+  return {"ball-on-mat",
+          "rigid ball rolling along a soft FEM mat (nu 0.2) on the ground, denting it as it goes",
+          {{"radius", 0.1, "radius of the ball, m"},
+           {"speed", 1, "starting speed of the ball, rolling, m/s"},
+           {"length", 2, "length of the mat along x (its width is 0.3 of it), m"},
+           {"thickness", 0.05, "thickness of the mat, m"},
+           {"mu", 0.5, "friction coefficient"},
+           {"youngs_modulus", 1e5, "Young's modulus of the mat, Pa"},
+           {"damping_stiffness", 0.01, "Rayleigh stiffness damping beta of the mat, s"},
+           {"tets", 1000, "fewest tetrahedra: the largest one's volume is the mat's / tets"}},
+          soft_bodies::buildBallOnMat};
 }
 
 SceneEntry softInclineScene() {

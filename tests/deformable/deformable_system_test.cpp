@@ -173,21 +173,5 @@ TEST(DeformableSystem, ASavedStateOfAnotherTetrahedralizationIsAnErrorNamingTheB
   }
 }
 
-TEST(DeformableSystem, DynamicRigidBodiesBesideDeformableOnesAreRefusedByName) {
-  Scene scene;
-  BodyDesc rigid = test::box(Vec3::Constant(0.2), Vec3(1, 0, 0.1));
-  rigid.name = "crate";
-  BodyDesc soft = softCube(0.2, Vec3(0, 0, 0.1));
-  soft.name = "jelly";
-  scene.bodies = {test::staticGround(), rigid, soft};
-  try {
-    World world(scene);
-    FAIL() << "accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("\"jelly\""), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("\"crate\""), std::string::npos) << e.what();
-  }
-}
-
 }  // namespace
 }  // namespace contactlab

@@ -51,7 +51,6 @@ inline std::string builtinSceneError(const std::string& name, const SceneParams&
   return "";
 }
 
-// Steps until `time` seconds have passed, calling `observe` after every step.
 // A soft box (DeformableDesc's defaults) of `halfExtents` centred at `position`, named "soft", over a
 // static 2 x 2 x 0.2 m slab named "ground" whose top is at z = 0; dt = 1 ms.
 inline Scene softBoxOnSlab(const Vec3& halfExtents, const Vec3& position) {
@@ -71,6 +70,7 @@ inline Scene softBoxOnSlab(const Vec3& halfExtents, const Vec3& position) {
   return scene;
 }
 
+// Steps until `time` seconds have passed, calling `observe` after every step.
 inline void runFor(World& world, double seconds, const std::function<void(const World&)>& observe = {}) {
   const int steps = static_cast<int>(std::lround(seconds / world.dt()));
   for (int i = 0; i < steps; ++i) {

@@ -116,6 +116,10 @@ struct Body {
   // summarize its nodes after each step; the rigid pipeline treats it as a static body that touches
   // nothing (its motion is Static there), and the deformable stages move and collide it.
   int deformable = -1;
+  // A dynamic rigid body that this step shares an island with a deformable body (World::step decides
+  // at the step's start): the deformable stages solve and move it with that island, in one system
+  // (docs/deformable.md, "Rigid bodies in the same solve"); the rigid pipeline leaves it alone.
+  bool coupled = false;
 
   std::vector<VelocityKey> velocitySchedule;
   // Density or mass as the scene gave them, kept so a saved state round-trips.
@@ -125,6 +129,8 @@ struct Body {
 
   bool isDynamic() const { return motion == MotionType::Dynamic; }
   bool isDeformable() const { return deformable >= 0; }
+  // Whether the rigid pipeline steps this body: dynamic, awake and not coupled to a deformable one.
+  bool rigidStepped() const { return isDynamic() && !asleep && !coupled; }
   Mat3 rotation() const { return orientation.toRotationMatrix(); }
   // I_WF^-1 = R I_BF^-1 R^T (paper eq. 58).
   Mat3 invInertiaWorld() const {

@@ -86,7 +86,7 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
       // the move (which can touch, and so wake, a sleeping one; see the pair filter below).
       const bool movingKinematic = body.motion == MotionType::Kinematic &&
                                    (body.velocity != Vec3::Zero() || body.angularVelocity != Vec3::Zero());
-      movable_[i] = (body.isDynamic() && !body.asleep) || movingKinematic ? 1 : 0;
+      movable_[i] = body.rigidStepped() || movingKinematic ? 1 : 0;
       poses_[i] = {body.position, body.rotation()};
       boxes_[i] = shapeAabb(body.shape, poses_[i]).inflated(motion_[i] + 0.5 * kContactSkin);
     }
@@ -95,10 +95,11 @@ void ContactGenerator::generate(const std::vector<Body>& bodies, double dt, cons
   grid_.findPairs(boxes_, movable_, pairs_, pool);
   // A pair without a dynamic body (a moving kinematic body against a static or kinematic one) has no
   // contact to solve.
-  // A deformable body's contacts are the deformable stages' (Body::deformable).
+  // A deformable body's contacts, and those of a rigid body coupled to one, are the deformable
+  // stages' (Body::deformable, Body::coupled).
   std::erase_if(pairs_, [&](const BodyPair& pair) {
-    return (!bodies[pair.a].isDynamic() && !bodies[pair.b].isDynamic()) || bodies[pair.a].isDeformable() ||
-           bodies[pair.b].isDeformable();
+    const Body &a = bodies[pair.a], &b = bodies[pair.b];
+    return (!a.isDynamic() && !b.isDynamic()) || a.isDeformable() || b.isDeformable() || a.coupled || b.coupled;
   });
 
   // Memories for the pairs of meshes only (the other pairs have none: a scene of boxes keeps

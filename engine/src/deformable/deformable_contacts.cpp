@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "collision/box_geometry.h"
 #include "collision/segment_geometry.h"
 #include "collision/triangle_geometry.h"
 #include "deformable/rigid_surface_query.h"
+#include "dynamics/free_rotation.h"
 #include "geometry/shape_geometry.h"
 
 namespace contactlab {
@@ -55,6 +57,24 @@ Vec3 barycentric(const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
   return Vec3(1.0 - wb - wc, wb, wc);
 }
 
+// The point of segment `axis` nearest triangle abc (a capsule's core against a face): the nearer of
+// the segment's ends to the triangle and the segment's points nearest the triangle's edges. A segment
+// through the triangle's interior is deep inside and any of these serves.
+Vec3 closestAxisPointToTriangle(const Segment& axis, const Vec3& a, const Vec3& b, const Vec3& c) {
+  Vec3 best = axis.start;
+  double nearest = (closestPointOnTriangle(axis.start, a, b, c).point - axis.start).norm();
+  const auto consider = [&](const Vec3& point, const Vec3& onTriangle) {
+    const double distance = (point - onTriangle).norm();
+    if (distance < nearest) nearest = distance, best = point;
+  };
+  consider(axis.end, closestPointOnTriangle(axis.end, a, b, c).point);
+  for (const Segment& edge : {Segment{a, b}, Segment{b, c}, Segment{c, a}}) {
+    const auto [s, t] = closestParameters(axis, edge);
+    consider(axis.at(s), edge.at(t));
+  }
+  return best;
+}
+
 // An axis-aligned box as a kDOP over any axes: its three slabs, the others unbounded.
 Kdop boxKdop(const Aabb& box) {
   Kdop kdop;
@@ -97,25 +117,35 @@ void DeformableContacts::fitSurfaceTrees() {
 }
 
 void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles,
-                                    const MeshModelCache& meshes, const std::vector<SurfaceNode>& surface,
-                                    const std::vector<SurfaceFaces>& faces, const Eigen::VectorXd& positions,
-                                    const Eigen::VectorXd& velocities, const Vec3& gravity,
-                                    DeformableProblem& problem) {
+                               const std::vector<int>& coupled, const MeshModelCache& meshes,
+                               const std::vector<SurfaceNode>& surface, const std::vector<SurfaceFaces>& faces,
+                               const Eigen::VectorXd& positions, const Eigen::VectorXd& velocities,
+                               const Vec3& gravity, DeformableProblem& problem) {
   bodies_ = &bodies;
   meshes_ = &meshes;
-  obstacles_ = &obstacles;
   surface_ = &surface;
   faces_ = &faces;
   positions_ = &positions;
-  // The obstacles' vertices and edges at their end-of-step poses, once for the step's searches and
-  // re-linearizations.
+  dt_ = problem.dt;
+  firstRigidNode_ = problem.firstRigidNode;
+  colliders_ = obstacles;
+  colliders_.insert(colliders_.end(), coupled.begin(), coupled.end());
+  rigidIndex_.assign(bodies.size(), -1);
+  rigidReach_.assign(bodies.size(), 0.0);
+  for (std::size_t j = 0; j < coupled.size(); ++j) {
+    const Body& body = bodies[coupled[j]];
+    rigidIndex_[coupled[j]] = static_cast<int>(j);
+    const double speed = body.velocity.norm() + body.angularVelocity.norm() * boundingRadius(body.shape);
+    rigidReach_[coupled[j]] = 3.0 * dt_ * (speed + gravity.norm() * dt_);
+  }
+  // The rigid bodies' vertices and edges, once for the step's searches and re-linearizations (the
+  // coupled bodies' move with them, rigidPointAt).
   rigidVertices_.assign(bodies.size(), {});
   rigidEdges_.assign(bodies.size(), {});
-  for (const int b : obstacles) {
+  for (const int b : colliders_) {
     rigidVertices_[b] = deformable_contacts_impl::rigidVertices(bodies[b]);
     rigidEdges_[b] = deformable_contacts_impl::rigidEdges(bodies[b]);
   }
-  dt_ = problem.dt;
   if (trees_.size() != faces.size()) buildSurfaceTrees();
   candidates_.clear();
   pairs_.clear();
@@ -129,9 +159,9 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
     reach_[s] = 3.0 * travel + kMargin;
   }
   fitSurfaceTrees();
-  for (const int b : obstacles) {
+  for (const int b : colliders_) {
     const Body& body = bodies[b];
-    const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()});
+    const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(rigidReach_[b]);
     std::vector<int> near;
     for (int d = 0; d < static_cast<int>(faces.size()); ++d)
       trees_[d].vertices().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int i) {
@@ -144,7 +174,8 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
   // A constraint for every candidate within its reach: the solve activates those the step closes.
   for (Candidate& candidate : candidates_) {
     DeformableConstraint c;
-    if (!linearize(candidate.surface, candidate.body, position(candidate.surface), reach_[candidate.surface], c)) continue;
+    const double reach = reach_[candidate.surface] + rigidReach_[candidate.body];
+    if (!linearize(candidate.surface, candidate.body, velocities, 0.0, reach, c)) continue;
     candidate.constrained = true;
     addConstraint(candidate.surface, candidate.body, c, problem);
   }
@@ -155,26 +186,58 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
     for (int i = 0; i < faces[d].numSurface; ++i) bodyReach_[d] = std::max(bodyReach_[d], reach_[faces[d].firstSurface + i]);
   addRigidVertexConstraints(problem);
   addEdgeConstraints(problem);
+  addRoundFaceConstraints(problem);
   addDeformablePairConstraints(problem);
+  addRigidPairConstraints(problem);
   updateSimilarity(problem);
+}
+
+DeformableContacts::RigidAt DeformableContacts::rigidAt(int body, const Eigen::VectorXd& v, double w) const {
+  const Body& b = (*bodies_)[body];
+  const int j = rigidIndex_[body];
+  if (j < 0) return {{b.position, b.rotation()}, b.velocity, b.angularVelocity, -1};
+  const Vec3 u = v.segment<3>(3 * (firstRigidNode_ + 2 * j)), omega = v.segment<3>(3 * (firstRigidNode_ + 2 * j + 1));
+  const Quat turned = rotateByAngularVelocity(b.orientation, omega, w * dt_);
+  return {{b.position + w * dt_ * u, turned.toRotationMatrix()}, u, omega, j};
+}
+
+Vec3 DeformableContacts::rigidPointAt(int body, const Vec3& point, const RigidAt& at) const {
+  if (at.index < 0) return point;
+  const Body& b = (*bodies_)[body];
+  return at.pose.position + at.pose.rotation * (b.rotation().transpose() * (point - b.position));
+}
+
+Vec3 DeformableContacts::addRigidSide(const RigidAt& at, const Vec3& p, double weight, double w,
+                                      DeformableConstraint& out) const {
+  const Vec3 pointVelocity = at.pointVelocity(p);
+  if (at.index >= 0) {
+    DeformableConstraint::RigidTerm& term = out.rigid[out.rigid[0].body < 0 ? 0 : 1];
+    term = {at.index, weight, p - at.pose.position};
+    return p - w * dt_ * pointVelocity;
+  }
+  // The obstacle is at its end-of-step pose: a sticking contact moves with it,
+  // dt (t1, t2) . (sum of the other side's weighted velocities) = -weight dt (t1, t2) . u_p.
+  const Vec3 travel = -weight * dt_ * pointVelocity;
+  out.ct += Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
+  return p;
 }
 
 void DeformableContacts::addEdgeConstraints(DeformableProblem& problem) {
   const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
   const std::span<const Vec3> axes = kdopAxes(kdop_);
   std::vector<int> near;
-  for (const int b : *obstacles_) {
+  for (const int b : colliders_) {
     const std::vector<Segment>& edges = rigidEdges_[b];
     for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
       for (int r = 0; r < static_cast<int>(edges.size()); ++r) {
         const std::array<Vec3, 2> ends{edges[r].start, edges[r].end};
         near.clear();
-        trees_[d].edges().forEachOverlapping(kdopOfPoints(axes, ends).inflated(maxReach_, static_cast<int>(axes.size())),
+        trees_[d].edges().forEachOverlapping(kdopOfPoints(axes, ends).inflated(maxReach_ + rigidReach_[b], static_cast<int>(axes.size())),
                                              [&](int e) { near.push_back(e); });
         std::sort(near.begin(), near.end());
         for (const int e : near) {
           DeformableConstraint c;
-          if (!linearizeEdges(b, edges[r], d, e, still, 0.0, maxReach_, c)) continue;
+          if (!linearizeEdges(b, r, d, e, still, 0.0, maxReach_ + rigidReach_[b], c)) continue;
           problem.constraints.push_back(c);
           pairs_.push_back({-1, b, -1, d, r, e});
         }
@@ -196,11 +259,14 @@ bool DeformableContacts::edgeCrossing(const Segment& first, const Segment& secon
   return true;
 }
 
-bool DeformableContacts::linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v,
-                                             double w, double reach, DeformableConstraint& out) const {
+bool DeformableContacts::linearizeEdges(int body, int edge, int d, int e, const Eigen::VectorXd& v, double w,
+                                        double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
   const auto at = [&](int node) { return nodeAt(node, v, w); };
   const auto [i, j] = (*faces_)[d].edges[e];
+  const RigidAt rigidBody = rigidAt(body, v, w);
+  const Segment& start = rigidEdges_[body][edge];
+  const Segment rigid{rigidPointAt(body, start.start, rigidBody), rigidPointAt(body, start.end, rigidBody)};
   EdgeCrossing crossing;
   if (!edgeCrossing(rigid, Segment{at(i), at(j)}, reach, crossing)) return false;
   const auto [s, t, p, unsignedNormal] = crossing;
@@ -208,30 +274,87 @@ bool DeformableContacts::linearizeEdges(int body, const Segment& rigid, int d, i
   // Outward of the deformable surface: along the sum of the two faces' normals at the edge.
   if (n.dot(edgeOutward(d, e, v, w)) < 0.0) n = -n;
   // The edge point at the step's start with this parameter: n . (p - q - dt ((1 - t) v_i + t v_j)) >= 0.
-  const Vec3 start = (1.0 - t) * positions_->segment<3>(3 * i) + t * positions_->segment<3>(3 * j);
+  const Vec3 edgeStart = (1.0 - t) * positions_->segment<3>(3 * i) + t * positions_->segment<3>(3 * j);
   out.frame = frameAround(n);
   out.node = {i, j, -1, -1};
   out.weight = {-(1.0 - t), -t, 0.0, 0.0};
-  out.cn = -n.dot(p - start);
-  const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], p);
-  out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
+  out.cn = -n.dot(addRigidSide(rigidBody, p, 1.0, w, out) - edgeStart);
   out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
   return true;
 }
 
 void DeformableContacts::addRigidVertexConstraints(DeformableProblem& problem) {
   const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
-  for (const int b : *obstacles_) {
+  for (const int b : colliders_) {
     const std::vector<Vec3>& vertices = rigidVertices_[b];
     for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
       for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
         DeformableConstraint c;
-        if (!linearizeRigidVertex(b, vertices[i], d, still, 0.0, maxReach_, c)) continue;
+        if (!linearizeRigidVertex(b, i, d, still, 0.0, maxReach_ + rigidReach_[b], c)) continue;
         problem.constraints.push_back(c);
         pairs_.push_back({-1, b, i, d});
       }
     }
   }
+}
+
+void DeformableContacts::addRoundFaceConstraints(DeformableProblem& problem) {
+  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
+  std::vector<int> near;
+  for (const int b : colliders_) {
+    const Body& body = (*bodies_)[b];
+    if (!std::holds_alternative<SphereShape>(body.shape) && !std::holds_alternative<CapsuleShape>(body.shape)) continue;
+    const double reach = maxReach_ + rigidReach_[b];
+    const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(reach);
+    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
+      near.clear();
+      trees_[d].faces().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int f) { near.push_back(f); });
+      std::sort(near.begin(), near.end());
+      for (const int f : near) {
+        DeformableConstraint c;
+        if (!linearizeRoundFace(b, d, f, still, 0.0, reach, c)) continue;
+        problem.constraints.push_back(c);
+        pairs_.push_back({.body = b, .deformable = d, .face = f});
+      }
+    }
+  }
+}
+
+bool DeformableContacts::linearizeRoundFace(int body, int d, int f, const Eigen::VectorXd& v, double w, double reach,
+                                            DeformableConstraint& out) const {
+  using namespace deformable_contacts_impl;
+  const RigidAt rigidBody = rigidAt(body, v, w);
+  const Shape& shape = (*bodies_)[body].shape;
+  const auto& face = (*faces_)[d].faces[f];
+  const Vec3 a = nodeAt(face[0], v, w), b = nodeAt(face[1], v, w), c = nodeAt(face[2], v, w);
+  Vec3 core;
+  double radius = 0.0;
+  if (const auto* sphere = std::get_if<SphereShape>(&shape)) {
+    core = rigidBody.pose.position;
+    radius = sphere->radius;
+  } else if (const auto* capsule = std::get_if<CapsuleShape>(&shape)) {
+    core = closestAxisPointToTriangle(capsuleSegment(*capsule, rigidBody.pose), a, b, c);
+    radius = capsule->radius;
+  } else {
+    return false;
+  }
+  const TrianglePoint q = closestPointOnTriangle(core, a, b, c);
+  const Vec3 weights = barycentric(q.point, a, b, c);
+  constexpr double kCorner = 1e-6;  // a vertex's own pair holds at the face's corners
+  if (weights.maxCoeff() >= 1.0 - kCorner) return false;
+  const Vec3 faceNormal = (b - a).cross(c - a).normalized();
+  const Vec3 away = core - q.point;
+  if ((away.norm() - radius) > reach) return false;
+  // From the face towards the core; the face's own normal for a core on the face's plane or behind it.
+  const Vec3 n = away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
+  const Vec3 start = weights[0] * positions_->segment<3>(3 * face[0]) + weights[1] * positions_->segment<3>(3 * face[1]) +
+                     weights[2] * positions_->segment<3>(3 * face[2]);
+  out.frame = frameAround(n);
+  out.node = {face[0], face[1], face[2], -1};
+  out.weight = {-weights[0], -weights[1], -weights[2], 0.0};
+  out.cn = -n.dot(addRigidSide(rigidBody, core - radius * n, 1.0, w, out) - start);
+  out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
+  return true;
 }
 
 bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach,
@@ -266,9 +389,11 @@ Vec3 DeformableContacts::edgeOutward(int d, int e, const Eigen::VectorXd& v, dou
   return outward;
 }
 
-bool DeformableContacts::linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v,
+bool DeformableContacts::linearizeRigidVertex(int body, int vertexIndex, int d, const Eigen::VectorXd& v,
                                               double w, double reach, DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
+  const RigidAt rigidBody = rigidAt(body, v, w);
+  const Vec3 vertex = rigidPointAt(body, rigidVertices_[body][vertexIndex], rigidBody);
   FacePoint q;
   if (!nearestFace(d, vertex, v, w, reach, q)) return false;
   const auto& face = (*faces_)[d].faces[q.face];
@@ -279,26 +404,26 @@ bool DeformableContacts::linearizeRigidVertex(int body, const Vec3& vertex, int 
   out.frame = frameAround(n);
   out.node = {face[0], face[1], face[2], -1};
   out.weight = {-q.weights[0], -q.weights[1], -q.weights[2], 0.0};
-  out.cn = -n.dot(vertex - start);
-  // Sticking: the face point moves with the rigid vertex, -dt (t . sum w v) = -dt (t . u).
-  const Vec3 travel = dt_ * rigidPointVelocity((*bodies_)[body], vertex);
-  out.ct = -Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
+  // Sticking: the face point moves with the rigid vertex.
+  out.cn = -n.dot(addRigidSide(rigidBody, vertex, 1.0, w, out) - start);
   out.mu = std::sqrt((*faces_)[d].mu * (*bodies_)[body].mu);
   return true;
 }
 
-bool DeformableContacts::linearize(int s, int body, const Vec3& linearizationPoint, double reach,
-                                        DeformableConstraint& out) const {
+bool DeformableContacts::linearize(int s, int body, const Eigen::VectorXd& v, double w, double reach,
+                                   DeformableConstraint& out) const {
   const Body& rigid = (*bodies_)[body];
-  const auto nearest = nearestRigidSurfacePoint(rigid, *meshes_, linearizationPoint, reach);
+  const RigidAt rigidBody = rigidAt(body, v, w);
+  const Vec3 linearizationPoint = nodeAt((*surface_)[s].node, v, w);
+  const auto nearest = nearestRigidSurfacePoint(rigid.shape, rigidBody.pose, *meshes_, linearizationPoint, reach);
   if (!nearest) return false;
   const Vec3 n = nearest->normal;
   out.frame = frameAround(n);
   out.node = {(*surface_)[s].node, -1, -1, -1};
   out.weight = {1.0, 0.0, 0.0, 0.0};
-  out.cn = n.dot(linearizationPoint - position(s)) - nearest->distance;
-  const Vec3 travel = dt_ * rigidPointVelocity(rigid, nearest->point);
-  out.ct = Vec2(out.frame.col(1).dot(travel), out.frame.col(2).dot(travel));
+  // n . (x_m + dt v_m - p_0 - dt u_p) >= 0 with p_0 where the surface point starts (the point itself
+  // on an obstacle); n . (p_0 - x_m) = n . (x_w - x_m) - d less what the body moved by w.
+  out.cn = n.dot(addRigidSide(rigidBody, nearest->point, -1.0, w, out) - position(s));
   // The rigid pairs' rule (contact_assembly.cpp): the geometric mean of the two coefficients.
   out.mu = std::sqrt((*surface_)[s].mu * rigid.mu);
   return true;
@@ -316,11 +441,11 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
   for (int s = 0; s < static_cast<int>(surface_->size()); ++s) {
     const double travel = dt_ * v.segment<3>(3 * (*surface_)[s].node).norm() + kMargin;
     if (travel <= reach_[s]) continue;
-    for (const int b : *obstacles_) {
+    for (const int b : colliders_) {
       bool known = false;
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && pair.body == b);
       DeformableConstraint c;
-      if (known || !linearize(s, b, position(s), travel, c)) continue;
+      if (known || !linearize(s, b, Eigen::VectorXd::Zero(v.size()), 0.0, travel + rigidReach_[b], c)) continue;
       addConstraint(s, b, c, problem);
       ++added;
     }
@@ -343,13 +468,10 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
 
 bool DeformableContacts::linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach,
                                        DeformableConstraint& out) const {
-  if (pair.rigidVertex >= 0)
-    return linearizeRigidVertex(pair.body, rigidVertices_[pair.body][pair.rigidVertex], pair.deformable, v, w, reach, out);
-  if (pair.rigidEdge >= 0)
-    return linearizeEdges(pair.body, rigidEdges_[pair.body][pair.rigidEdge], pair.deformable, pair.edge, v, w, reach, out);
-  if (pair.againstRigid())
-    return linearize(pair.surface, pair.body,
-                     position(pair.surface) + w * dt_ * v.segment<3>(3 * (*surface_)[pair.surface].node), reach, out);
+  if (pair.rigidVertex >= 0) return linearizeRigidVertex(pair.body, pair.rigidVertex, pair.deformable, v, w, reach, out);
+  if (pair.rigidEdge >= 0) return linearizeEdges(pair.body, pair.rigidEdge, pair.deformable, pair.edge, v, w, reach, out);
+  if (pair.face >= 0) return linearizeRoundFace(pair.body, pair.deformable, pair.face, v, w, reach, out);
+  if (pair.againstRigid()) return linearize(pair.surface, pair.body, v, w, reach, out);
   if (pair.otherEdge >= 0)
     return linearizeDeformableEdges(pair.otherDeformable, pair.otherEdge, pair.deformable, pair.edge, v, w, reach, out);
   return linearizeVertexFace(pair.surface, pair.deformable, v, w, reach, out);
@@ -369,17 +491,21 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
   for (int k = 0; k < problem.numConstraints(); ++k) {
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
-    if (isRetired(current)) continue;
+    if (isRetired(current) || pair.rigidPair()) continue;
     // An inactive constraint is re-linearized only where the end of the step would violate it
     // there (Alg. 1, line 25: the state must be collision-free): a vertex that slides off the face
     // it was linearized on, over an edge, into the next face, still clears the first face's plane.
-    if (!active[k] && !violatedAtEnd(pair, v)) continue;
+    if (!active[k] && !violatedAtEnd(pair, v, problem)) continue;
     const bool edgePair = pair.edge >= 0;
     const bool onRigid = pair.againstRigid() && pair.surface >= 0;  // a deformable vertex against the rigid surface
     double longestMove = 0.0;
     for (const int node : current.node)
       if (node >= 0) longestMove = std::max(longestMove, dt_ * v.segment<3>(3 * node).norm());
-    const double reach = longestMove + (onRigid ? reach_[pair.surface] : maxReach_);
+    for (const DeformableConstraint::RigidTerm& term : current.rigid)
+      if (term.body >= 0)
+        longestMove = std::max(longestMove, dt_ * (v.segment<3>(3 * problem.linearNode(term.body)).norm() +
+                                                   v.segment<3>(3 * problem.angularNode(term.body)).norm() * term.arm.norm()));
+    const double reach = longestMove + (onRigid ? reach_[pair.surface] : maxReach_) + (pair.againstRigid() ? rigidReach_[pair.body] : 0.0);
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.
     DeformableConstraint next;
@@ -388,7 +514,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
       if (!linearizePair(pair, v, w, reach, next)) {
         // Sec. 3.3: a contact point that slid off its edge leaves the system.
         if (edgePair && w == 1.0) {
-          current.node = {-1, -1, -1, -1};
+          retire(current);
           ++changed;
         }
         break;
@@ -399,6 +525,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     if (!found) continue;
     double weightChange = 0.0;
     for (int i = 0; i < 4; ++i) weightChange += std::abs(next.weight[i] - current.weight[i]) + (next.node[i] != current.node[i]);
+    for (int i = 0; i < 2; ++i) weightChange += (next.rigid[i].arm - current.rigid[i].arm).norm() / (1.0 + current.rigid[i].arm.norm());
     const double change = std::abs(next.cn - current.cn) + (next.ct - current.ct).norm() +
                           ((next.frame.col(0) - current.frame.col(0)).norm() + weightChange) * longestMove;
     if (change <= tolerance_) continue;
@@ -410,26 +537,40 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
   return changed;
 }
 
-bool DeformableContacts::violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v) const {
+bool DeformableContacts::violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const {
   DeformableConstraint end;
   if (!linearizePair(pair, v, 1.0, kMargin, end)) return false;
-  double rows = 0.0;
-  for (int i = 0; i < 4; ++i)
-    if (end.node[i] >= 0) rows += dt_ * end.weight[i] * end.frame.col(0).dot(v.segment<3>(3 * end.node[i]));
-  return rows - end.cn < -tolerance_;
+  return constraintRowsTimes(problem, end, v)[0] - end.cn < -tolerance_;
 }
 
-void DeformableContacts::updateSimilarity(DeformableProblem& problem) {
+std::pair<int, int> DeformableContacts::bodiesOf(const Pair& pair) const {
+  int first = pair.body, second = pair.otherBody;
+  if (!pair.rigidPair()) {
+    // A deformable body stands for itself by -1 - its index.
+    first = pair.againstRigid() ? pair.body : -1 - pair.deformable;
+    second = -1 - (pair.surface >= 0 ? surfaceBody_[pair.surface] : pair.againstRigid() ? pair.deformable : pair.otherDeformable);
+  }
+  return {std::min(first, second), std::max(first, second)};
+}
+
+void DeformableContacts::updateSimilarity(DeformableProblem& problem) const {
   // Each node's constraints, with the node's weight in them.
   std::vector<std::vector<std::pair<int, double>>> byNode(problem.numNodes());
+  std::map<std::pair<int, int>, int> betweenBodies;  // constraints on a coupled body, per pair of bodies
+  const auto onCoupled = [](const DeformableConstraint& c) { return c.rigid[0].body >= 0 || c.rigid[1].body >= 0; };
   for (int k = 0; k < problem.numConstraints(); ++k) {
     const DeformableConstraint& c = problem.constraints[k];
     for (int i = 0; i < 4; ++i)
       if (c.node[i] >= 0) byNode[c.node[i]].push_back({k, c.weight[i]});
+    if (onCoupled(c)) ++betweenBodies[bodiesOf(pairs_[k])];
   }
   std::vector<int> others;
   for (int a = 0; a < problem.numConstraints(); ++a) {
     DeformableConstraint& c = problem.constraints[a];
+    if (onCoupled(c)) {
+      c.similarity = betweenBodies[bodiesOf(pairs_[a])];
+      continue;
+    }
     others.clear();
     for (const int node : c.node)
       if (node >= 0)

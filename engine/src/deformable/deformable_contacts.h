@@ -28,7 +28,18 @@
 //   body towards the first: weights (1 - s, s, -(1 - t), -t).
 // Near-duplicates (edges crossing near a shared vertex, a vertex over an edge of two faces) get
 // the similarity weights Z of sec. 3.4.1 (updateSimilarity).
+//
+// Spheres and capsules have no vertex or edge that would meet a deformable face between its
+// vertices; their surface meets the faces directly (linearizeRoundFace), the face's point nearest
+// the shape's centre or axis acting as the face point of a rigid vertex pair.
+//
+// A dynamic rigid body coupled to the deformable ones (Body::coupled) takes the place of an
+// obstacle in all of the above, with its velocities among the unknowns (a rigid term of the
+// constraint, DeformableConstraint) instead of known; its contacts with other rigid bodies come
+// from the rigid narrowphase (addRigidPairConstraints).
 #include <array>
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "collision/mesh_model.h"
@@ -63,7 +74,11 @@ class DeformableContacts final : public ConstraintUpdater {
   // - rigid `body`'s edge `rigidEdge` against edge `edge` of deformable body `deformable`;
   // - surface vertex `surface` against the faces of deformable body `deformable` (body -1);
   // - edge `otherEdge` of deformable body `otherDeformable` against edge `edge` of `deformable`
-  //   (body -1).
+  //   (body -1);
+  // - face `face` of deformable body `deformable` against rigid `body`'s round surface (a sphere or
+  //   a capsule, which have no vertices or edges to meet it);
+  // - two rigid bodies `body` < `otherBody` of a mixed island (at least one of them coupled), at
+  //   the narrowphase's contact `feature` (rigid_pair_contacts.cpp).
   struct Pair {
     int surface = -1;
     int body = -1;
@@ -73,7 +88,11 @@ class DeformableContacts final : public ConstraintUpdater {
     int edge = -1;
     int otherDeformable = -1;
     int otherEdge = -1;
+    int face = -1;
+    int otherBody = -1;
+    std::uint32_t feature = 0;
     bool againstRigid() const { return body >= 0; }
+    bool rigidPair() const { return otherBody >= 0; }
     auto operator<=>(const Pair&) const = default;
   };
 
@@ -89,15 +108,17 @@ class DeformableContacts final : public ConstraintUpdater {
   // three times the vertex's travel in the step, overlap; and a constraint for each candidate already
   // within that travel of the surface (appended to problem.constraints, started inactive by the
   // solver). The deformable surfaces are searched through their kDOP trees (surface_trees.h),
-  // built on the first step and refitted on every one after. `obstacles` are the indices of the static and kinematic rigid bodies; `positions` and
-  // `velocities` the nodes' at the start of the step (3 per node); `meshes` must hold the models of
-  // the obstacles' meshes.
-  // `faces` per deformable body, for the rigid vertices and edges. The vectors are kept by reference
-  // until the step's solve is over.
-  void begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles, const MeshModelCache& meshes,
-             const std::vector<SurfaceNode>& surface, const std::vector<SurfaceFaces>& faces,
-             const Eigen::VectorXd& positions, const Eigen::VectorXd& velocities, const Vec3& gravity,
-             DeformableProblem& problem);
+  // built on the first step and refitted on every one after. `obstacles` are the indices of the
+  // static and kinematic rigid bodies (at their end-of-step poses), `coupled` those of the dynamic
+  // rigid bodies solved with the deformable ones (at the step's start; the problem's rigid body j
+  // is coupled[j]); `positions` and `velocities` the nodes' at the start of the step (3 per node,
+  // the FEM nodes', then u and w of each coupled body); `meshes` must hold the models of the rigid
+  // bodies' meshes. `faces` per deformable body, for the rigid vertices and edges. The vectors are
+  // kept by reference until the step's solve is over.
+  void begin(const std::vector<Body>& bodies, const std::vector<int>& obstacles, const std::vector<int>& coupled,
+             const MeshModelCache& meshes, const std::vector<SurfaceNode>& surface,
+             const std::vector<SurfaceFaces>& faces, const Eigen::VectorXd& positions,
+             const Eigen::VectorXd& velocities, const Vec3& gravity, DeformableProblem& problem);
 
   // k of the surface trees' kDOPs (14, 18 or 26; the World's kdop setting).
   void setKdop(int k);
@@ -151,45 +172,83 @@ class DeformableContacts final : public ConstraintUpdater {
   bool linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
   // Whether the pair's constraint linearized at the end of the step, x + dt v, is violated there by
   // more than the tolerance.
-  bool violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v) const;
+  bool violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const;
   // Z_k of sec. 3.4.1 for every constraint: 1 plus, for each other constraint sharing nodes with it,
   // the product over the shared nodes of (1 - |w_a,i - w_b,i|), times |n_a . n_b| (our addition:
   // rows along perpendicular normals, a vertex in a corner, are not duplicates).
-  static void updateSimilarity(DeformableProblem& problem);
+  // A constraint on a coupled rigid body takes instead the paper's rule for rigid bodies: Z is the
+  // number of constraints between the same two bodies (sec. 3.4.1, last paragraph).
+  void updateSimilarity(DeformableProblem& problem) const;
+  // The two world bodies a constraint joins (lower first), for the rigid rule of updateSimilarity.
+  std::pair<int, int> bodiesOf(const Pair& pair) const;
   struct Candidate {
     int surface = 0;
     int body = 0;
     bool constrained = false;
   };
-  // The constraint of surface vertex s against `body` linearized at x_w, or false when x_w is
-  // farther than `reach` from the body.
-  bool linearize(int s, int body, const Vec3& linearizationPoint, double reach, DeformableConstraint& out) const;
-  // The constraint of rigid vertex `vertex` (world, end of step) of `body` against the nearest face of
-  // deformable body `d` with its nodes at x + w dt v, or false when no face is within `reach`. The
-  // face tree must be fitted to the faces' paths from x to x + dt v (0 <= w <= 1).
-  bool linearizeRigidVertex(int body, const Vec3& vertex, int d, const Eigen::VectorXd& v, double w, double reach,
+  // A rigid body where the iterate v moves it by w of the step: a coupled body's pose at the step's
+  // start advanced by w dt (u, w) and its velocities in v (`index` its rigid body in the problem);
+  // an obstacle as it is, at its end-of-step pose (index -1).
+  struct RigidAt {
+    Pose pose;
+    Vec3 velocity;
+    Vec3 angularVelocity;
+    int index = -1;
+    Vec3 pointVelocity(const Vec3& point) const { return velocity + angularVelocity.cross(point - pose.position); }
+  };
+  RigidAt rigidAt(int body, const Eigen::VectorXd& v, double w) const;
+  // A point of the body given where it was when begin() ran, where `at` puts it.
+  Vec3 rigidPointAt(int body, const Vec3& point, const RigidAt& at) const;
+  // The constraint's rigid side at point p of `at` (weight +1 on the side the normal points to, -1
+  // on the other): a coupled body becomes a rigid term, with p moved back by w dt of its velocity
+  // to where the material point starts (returned, for c_n); an obstacle's travel goes to c_t.
+  Vec3 addRigidSide(const RigidAt& at, const Vec3& p, double weight, double w, DeformableConstraint& out) const;
+  // The constraint of surface vertex s against `body`, both at x + w dt v, or false when the vertex
+  // is farther than `reach` from the body.
+  bool linearize(int s, int body, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
+  // The constraint of rigid vertex `vertex` of `body` against the nearest face of deformable body `d`,
+  // both at x + w dt v, or false when no face is within `reach`. The face tree must be fitted to the
+  // faces' paths from x to x + dt v (0 <= w <= 1).
+  bool linearizeRigidVertex(int body, int vertex, int d, const Eigen::VectorXd& v, double w, double reach,
                             DeformableConstraint& out) const;
   void addRigidVertexConstraints(DeformableProblem& problem);
   void buildSurfaceTrees();
   // The trees to the surfaces at the step's start: vertices inflated by their reach.
   void fitSurfaceTrees();
-  // The constraint of rigid edge `rigid` (world, end of step) of `body` against edge `e` of deformable
-  // body `d` with its nodes at x + w dt v, or false when their closest points are farther than
-  // `reach` or at an end of either edge (the vertex pairs hold there), or the edges are parallel.
-  bool linearizeEdges(int body, const Segment& rigid, int d, int e, const Eigen::VectorXd& v, double w, double reach,
+  // The constraint of rigid edge `edge` of `body` against edge `e` of deformable body `d`, both at
+  // x + w dt v, or false when their closest points are farther than `reach` or at an end of either
+  // edge (the vertex pairs hold there), or the edges are parallel.
+  bool linearizeEdges(int body, int edge, int d, int e, const Eigen::VectorXd& v, double w, double reach,
                       DeformableConstraint& out) const;
   void addEdgeConstraints(DeformableProblem& problem);
+  // Face f of deformable body d against the round surface of `body` (a sphere or a capsule), both at
+  // x + w dt v: the point of the face nearest the shape's core (its centre or axis) and the shape's
+  // surface point over it, n from the face towards the core, as a rigid vertex on the face:
+  // n . (p - q - dt sum w_i v_i) >= 0. False when that point is at a corner of the face (the
+  // vertex's own pair holds there), farther than `reach` from the surface, or the shape is not round.
+  bool linearizeRoundFace(int body, int d, int f, const Eigen::VectorXd& v, double w, double reach,
+                          DeformableConstraint& out) const;
+  void addRoundFaceConstraints(DeformableProblem& problem);
+  // Contacts of coupled rigid bodies with each other and with obstacles, from the rigid narrowphase
+  // at the step's start (rigid_pair_contacts.cpp). They are not re-linearized in the solve.
+  void addRigidPairConstraints(DeformableProblem& problem);
   Vec3 position(int s) const { return positions_->segment<3>(3 * (*surface_)[s].node); }
   void addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem);
 
   const std::vector<Body>* bodies_ = nullptr;
   const MeshModelCache* meshes_ = nullptr;
   // begin()'s arguments, which the caller keeps until the step's solve is over.
-  const std::vector<int>* obstacles_ = nullptr;
+  std::vector<int> colliders_;   // the obstacles, then the coupled bodies
+  std::vector<int> rigidIndex_;  // per world body: its rigid body in the problem (coupled), else -1
+  // Per world body: how far a coupled body's points can move in the step (three times, as for the
+  // vertices' reach), 0 for the others.
+  std::vector<double> rigidReach_;
+  int firstRigidNode_ = 0;  // the problem's
   const std::vector<SurfaceNode>* surface_ = nullptr;
   const std::vector<SurfaceFaces>* faces_ = nullptr;
   const Eigen::VectorXd* positions_ = nullptr;  // 3 per node, at the step's start
-  std::vector<std::vector<Vec3>> rigidVertices_;  // per body (empty but for obstacles), world
+  // Per body (empty but for obstacles and coupled bodies), world, where begin() found them.
+  std::vector<std::vector<Vec3>> rigidVertices_;
   std::vector<std::vector<Segment>> rigidEdges_;
   int kdop_ = kDefaultKdop;
   std::vector<SurfaceTrees> trees_;  // per deformable body

@@ -7,6 +7,7 @@
 
 #include "collision/triangle_geometry.h"
 #include "deformable/rigid_surface_query.h"
+#include "dynamics/free_rotation.h"
 #include "geometry/deformable_shape.h"
 
 namespace contactlab {
@@ -172,14 +173,27 @@ void DeformableSystem::setSettings(const DeformableSolverSettings& settings) {
 
 void DeformableSystem::setObstacles(const std::vector<Body>& bodies, int kdop) {
   obstacles_.clear();
+  rigidBodies_.clear();
   meshes_.setK(kdop);
   contacts_.setKdop(kdop);
   for (int b = 0; b < static_cast<int>(bodies.size()); ++b) {
     const Body& body = bodies[b];
-    if (body.isDynamic() || body.deformable >= 0) continue;
-    obstacles_.push_back(b);
+    if (body.isDeformable()) continue;
+    rigidBodies_.push_back(b);
+    if (!body.isDynamic()) obstacles_.push_back(b);
     if (const auto* mesh = std::get_if<MeshShape>(&body.shape)) meshes_.prepare(mesh->geometry);
   }
+}
+
+std::vector<Aabb> DeformableSystem::sweptBoxes(double dt, const Vec3& gravity) const {
+  std::vector<Aabb> boxes;
+  for (const Entry& e : bodies_) {
+    double fastest = 0.0;
+    for (const Vec3& v : e.fem.state().velocities) fastest = std::max(fastest, v.norm());
+    boxes.push_back(deformable_system_impl::nodeBox(e.fem).inflated(dt * (fastest + gravity.norm() * dt) +
+                                                                    DeformableContacts::kMargin));
+  }
+  return boxes;
 }
 
 void DeformableSystem::setNodeForce(int i, int node, const Vec3& force) {
@@ -191,27 +205,45 @@ void DeformableSystem::setNodeForce(int i, int node, const Vec3& force) {
   }
 }
 
-void DeformableSystem::assemble(double dt, const Vec3& gravity) {
+void DeformableSystem::assemble(double dt, const Vec3& gravity, const std::vector<Body>& bodies,
+                                const std::vector<int>& coupled) {
   std::vector<const FemBody*> fems;
   for (const Entry& e : bodies_) fems.push_back(&e.fem);
-  assembleDeformableProblem(fems, dt, gravity, problem_);
+  coupled_ = coupled;
+  coupledStart_.clear();
+  std::vector<RigidBodyUnknowns> rigid;
+  for (const int b : coupled) {
+    const Body& body = bodies[b];
+    const Mat3 rotation = body.rotation();
+    coupledStart_.push_back({body.position, rotation});
+    // The rigid pipeline's free motion (computeFreeVelocities): gravity, and the torque-free turn of
+    // the body-frame angular velocity.
+    const Vec3 freeOmega = rotation * freeRotationStep(rotation.transpose() * body.angularVelocity, body.inertiaBody, dt);
+    rigid.push_back({body.mass, body.inertiaWorld(), body.velocity + dt * gravity, freeOmega});
+  }
+  assembleDeformableProblem(fems, dt, gravity, problem_, rigid);
   // External node forces join f_external of eq. 4; a pinned node's row keeps b_i = 0.
   for (const auto& [node, force] : nodeForces_) {
     const Entry& e = bodies_[bodyOfNode(node)];
     if (!e.fem.isPinned(node - e.firstNode)) problem_.b.segment<3>(3 * node) += dt * force;
   }
-  positions_.resize(3 * numNodes_);
-  velocities_.resize(3 * numNodes_);
+  // Rigid bodies have no node position: their entries of positions_ stay zero, unused.
+  positions_.setZero(problem_.A.rows());
+  velocities_.resize(problem_.A.rows());
   for (const Entry& e : bodies_)
     for (int i = 0; i < e.fem.numNodes(); ++i) {
       positions_.segment<3>(3 * (e.firstNode + i)) = e.fem.state().positions[i];
       velocities_.segment<3>(3 * (e.firstNode + i)) = e.fem.state().velocities[i];
     }
+  for (std::size_t j = 0; j < coupled.size(); ++j) {
+    velocities_.segment<3>(3 * problem_.linearNode(static_cast<int>(j))) = bodies[coupled[j]].velocity;
+    velocities_.segment<3>(3 * problem_.angularNode(static_cast<int>(j))) = bodies[coupled[j]].angularVelocity;
+  }
 }
 
 void DeformableSystem::collide(const std::vector<Body>& bodies, const Vec3& gravity) {
   problem_.constraints.clear();
-  contacts_.begin(bodies, obstacles_, meshes_, surface_, faces_, positions_, velocities_, gravity, problem_);
+  contacts_.begin(bodies, obstacles_, coupled_, meshes_, surface_, faces_, positions_, velocities_, gravity, problem_);
 }
 
 void DeformableSystem::solve(ThreadPool* pool) {
@@ -235,8 +267,15 @@ void DeformableSystem::solve(ThreadPool* pool) {
   std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
 }
 
-void DeformableSystem::integrate() {
+void DeformableSystem::integrate(std::vector<Body>& bodies) {
   const double dt = problem_.dt;
+  for (std::size_t j = 0; j < coupled_.size(); ++j) {
+    Body& body = bodies[coupled_[j]];
+    body.velocity = velocities_.segment<3>(3 * problem_.linearNode(static_cast<int>(j)));
+    body.angularVelocity = velocities_.segment<3>(3 * problem_.angularNode(static_cast<int>(j)));
+    body.position += dt * body.velocity;
+    body.orientation = rotateByAngularVelocity(body.orientation, body.angularVelocity, dt);
+  }
   for (Entry& e : bodies_) {
     FemBodyState& state = e.fem.state();
     for (int i = 0; i < e.fem.numNodes(); ++i) {
@@ -283,7 +322,7 @@ int DeformableSystem::numActiveConstraints() const {
   return active;
 }
 
-void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports) const {
+void DeformableSystem::appendContactReports(const std::vector<Body>& bodies, std::vector<ContactReport>& reports) const {
   const Eigen::VectorXd forces = solver_->constraintForces();
   const std::vector<CrConstraintState>& states = solver_->states();
   const std::vector<DeformableContacts::Pair>& pairs = contacts_.pairs();
@@ -291,6 +330,29 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
     const DeformableConstraint& c = problem_.constraints[k];
     const DeformableContacts::Pair& pair = pairs[k];
     if (isRetired(c)) continue;
+    const Vec4 lambda = Vec4(forces[3 * k], forces[3 * k + 1], forces[3 * k + 2], 0.0) * problem_.dt;
+    const CrConstraintState& state = states[k];
+    const ContactState contactState = !state.active                            ? ContactState::Separating
+                                      : state.friction == FrictionMode::Static ? ContactState::Sticking
+                                                                               : ContactState::Sliding;
+    if (pair.rigidPair()) {
+      // Where the contact was found, carried with a coupled body of the pair to where it is now.
+      const DeformableConstraint::RigidTerm& term = c.rigid[0];
+      const int b = coupled_[term.body];
+      const Pose& start = coupledStart_[term.body];
+      ContactReport r;
+      r.bodyA = pair.body;
+      r.bodyB = pair.otherBody;
+      r.normal = c.frame.col(0);
+      r.tangentT = c.frame.col(1);
+      r.tangentS = c.frame.col(2);
+      r.gap = constraintRowsTimes(problem_, k, velocities_)[0] - c.cn;
+      r.point = bodies[b].position + bodies[b].rotation() * (start.rotation.transpose() * term.arm);
+      r.lambda = lambda;
+      r.state = contactState;
+      reports.push_back(r);
+      continue;
+    }
     // Body B is on the side of the positive weights (the normal points to it): the vertex, the
     // first edge, or for a rigid vertex the deformable face.
     const int entry = bodyOfNode(c.node[0]);
@@ -304,7 +366,7 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
     // The point where the B side ends, on A's surface: the vertex or edge point moved back by the
     // gap; for a rigid vertex or edge, the deformable surface point under it.
     Vec3 point = Vec3::Zero();
-    const bool rigidFeature = pair.rigidVertex >= 0 || pair.rigidEdge >= 0;
+    const bool rigidFeature = pair.rigidVertex >= 0 || pair.rigidEdge >= 0 || pair.face >= 0;
     for (int i = 0; i < 4; ++i) {
       const bool sideB = rigidFeature || c.weight[i] > 0.0;
       if (c.node[i] < 0 || !sideB) continue;
@@ -312,11 +374,8 @@ void DeformableSystem::appendContactReports(std::vector<ContactReport>& reports)
       point += std::abs(c.weight[i]) * owner.fem.state().positions[c.node[i] - owner.firstNode];
     }
     r.point = rigidFeature ? point : Vec3(point - r.gap * r.normal);
-    r.lambda = Vec4(forces[3 * k], forces[3 * k + 1], forces[3 * k + 2], 0.0) * problem_.dt;
-    const CrConstraintState& state = states[k];
-    r.state = !state.active ? ContactState::Separating
-              : state.friction == FrictionMode::Static ? ContactState::Sticking
-                                                       : ContactState::Sliding;
+    r.lambda = lambda;
+    r.state = contactState;
     reports.push_back(r);
   }
 }
@@ -326,9 +385,12 @@ double DeformableSystem::deepestPenetration(const std::vector<Body>& bodies) con
   for (const DeformableContacts::SurfaceNode& s : surface_) {
     const int entry = bodyOfNode(s.node);
     const Vec3& x = bodies_[entry].fem.state().positions[s.node - bodies_[entry].firstNode];
-    for (const int b : obstacles_)
+    for (const int b : rigidBodies_)
       if (const auto q = nearestRigidSurfacePoint(bodies[b], meshes_, x, 0.0)) deepest = std::max(deepest, -q->distance);
   }
+  for (int k = 0; k < problem_.numConstraints(); ++k)
+    if (contacts_.pairs()[k].rigidPair())
+      deepest = std::max(deepest, problem_.constraints[k].cn - constraintRowsTimes(problem_, k, velocities_)[0]);
   return std::max(deepest, deepestBetweenDeformables());
 }
 

@@ -43,18 +43,27 @@ class DeformableSystem {
   // Throws std::invalid_argument naming the solver when there is none of that name.
   void setSettings(const DeformableSolverSettings& settings);
   // The static and kinematic rigid bodies the deformable ones collide with (all but dynamic and
-  // deformable bodies); prepares their mesh models.
+  // deformable bodies); prepares the mesh models of all rigid bodies (dynamic ones are coupled in
+  // some steps).
   void setObstacles(const std::vector<Body>& bodies, int kdop);
+
+  // Each deformable body's box, grown by how far its nodes can move in the step (dt |v| + |g| dt^2)
+  // and a millimetre: what a rigid body must come near to share its island (mixed_islands.h).
+  std::vector<Aabb> sweptBoxes(double dt, const Vec3& gravity) const;
 
   // An external force (N) on node `node` of body i, added to b by every assemble() (b += dt f) until
   // set again or cleared; a zero force removes it. The caller checks the indices.
   void setNodeForce(int i, int node, const Vec3& force);
   void clearNodeForces() { nodeForces_.clear(); }
 
-  void assemble(double dt, const Vec3& gravity);
+  // The step's stages. `coupled`: the dynamic rigid bodies solved with the deformable ones this
+  // step (Body::coupled), whose velocities join the unknowns after the nodes' (DeformableProblem).
+  void assemble(double dt, const Vec3& gravity, const std::vector<Body>& bodies, const std::vector<int>& coupled);
   void collide(const std::vector<Body>& bodies, const Vec3& gravity);
   void solve(ThreadPool* pool);
-  void integrate();
+  // x += dt v for the nodes (eq. 5); a coupled rigid body takes its solved velocities and moves by
+  // them for dt (its centre by dt u, its orientation turned by dt w).
+  void integrate(std::vector<Body>& bodies);
   // Each deformable body's Body: centre of mass of all nodes (lumped masses) and its velocity, the
   // rotation of the best-fitting rigid motion from the rest shape (polar decomposition), and
   // w = I^-1 L about the centre of mass.
@@ -69,13 +78,14 @@ class DeformableSystem {
   Eigen::VectorXd constraintForces() const { return solver_->constraintForces(); }
   const std::vector<CrConstraintState>& constraintStates() const { return solver_->states(); }
   // The last step's constraints as contact reports (after `reports`): body A the rigid body, B the
-  // deformable one; the point where the vertex ends on the linearized surface, the gap its distance
-  // above it, lambda the impulses (dt times the constraint forces); inactive constraints
-  // separating, static sticking, kinetic sliding.
-  void appendContactReports(std::vector<ContactReport>& reports) const;
-  // An independent check after a step: the deepest any surface vertex lies inside a rigid obstacle
+  // deformable one (between two rigid bodies, the lower index first); the point where the vertex
+  // ends on the linearized surface, the gap its distance above it, lambda the impulses (dt times
+  // the constraint forces); inactive constraints separating, static sticking, kinetic sliding.
+  void appendContactReports(const std::vector<Body>& bodies, std::vector<ContactReport>& reports) const;
+  // An independent check after a step: the deepest any surface vertex lies inside a rigid body
   // (metres, >= 0), by nearest-surface queries at the vertices' positions, or inside another
-  // deformable body (deepestBetweenDeformables).
+  // deformable body (deepestBetweenDeformables); and the deepest end-of-step gap of the coupled
+  // rigid bodies' contacts with rigid bodies, to first order (as the rigid pipeline's).
   double deepestPenetration(const std::vector<Body>& bodies) const;
   double elasticEnergy() const;
   double kineticEnergy() const;
@@ -99,6 +109,9 @@ class DeformableSystem {
   std::vector<DeformableContacts::SurfaceNode> surface_;
   std::vector<DeformableContacts::SurfaceFaces> faces_;  // per body, global node indices
   std::vector<int> obstacles_;
+  std::vector<int> coupled_;           // this step's coupled rigid bodies (the problem's rigid bodies)
+  std::vector<Pose> coupledStart_;     // their poses at the step's start
+  std::vector<int> rigidBodies_;       // every rigid body (not deformable): the penetration check's
   MeshModelCache meshes_;
   DeformableSolverSettings settings_;
   std::unique_ptr<CrSolver> solver_ = makeDeformableSolver(DeformableSolverSettings{}.solver);

@@ -97,9 +97,10 @@ void appendImplicitEulerSystem(const FemBody& body, double dt, const Vec3& gravi
 }
 
 void assembleDeformableProblem(const std::vector<const FemBody*>& bodies, double dt, const Vec3& gravity,
-                               DeformableProblem& problem) {
-  int nodes = 0;
-  for (const FemBody* body : bodies) nodes += body->numNodes();
+                               DeformableProblem& problem, const std::vector<RigidBodyUnknowns>& rigid) {
+  int femNodes = 0;
+  for (const FemBody* body : bodies) femNodes += body->numNodes();
+  const int nodes = femNodes + 2 * static_cast<int>(rigid.size());
   std::vector<BlockSparseMatrix3::Entry> entries;
   problem.b = Eigen::VectorXd::Zero(3 * nodes);
   int offset = 0;
@@ -107,6 +108,14 @@ void assembleDeformableProblem(const std::vector<const FemBody*>& bodies, double
     appendImplicitEulerSystem(*body, dt, gravity, offset, entries, problem.b);
     offset += body->numNodes();
   }
+  for (const RigidBodyUnknowns& r : rigid) {
+    entries.push_back({offset, offset, r.mass * Mat3::Identity()});
+    entries.push_back({offset + 1, offset + 1, r.inertia});
+    problem.b.segment<3>(3 * offset) = r.mass * r.freeVelocity;
+    problem.b.segment<3>(3 * offset + 3) = r.inertia * r.freeAngularVelocity;
+    offset += 2;
+  }
+  problem.firstRigidNode = femNodes;
   problem.A.assign(nodes, std::move(entries));
   problem.dt = dt;
   problem.constraints.clear();

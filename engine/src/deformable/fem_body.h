@@ -77,10 +77,20 @@ class FemBody {
 void appendImplicitEulerSystem(const FemBody& body, double dt, const Vec3& gravity, int offset,
                                std::vector<BlockSparseMatrix3::Entry>& entries, Eigen::VectorXd& b);
 
+// A rigid body of a mixed island in the deformable problem: its mass, world inertia, and its
+// velocities after the step's free motion (gravity, and the torque-free rotation of the rigid
+// pipeline, free_rotation.h), which b = (m u_free, I w_free) holds.
+struct RigidBodyUnknowns {
+  double mass = 0.0;
+  Mat3 inertia = Mat3::Identity();
+  Vec3 freeVelocity = Vec3::Zero();
+  Vec3 freeAngularVelocity = Vec3::Zero();
+};
+
 // The deformable problem of eq. 4 (no constraints) for several bodies, each numbered after the
-// previous ones in the given order.
+// previous ones in the given order, then two nodes per rigid body (DeformableProblem).
 void assembleDeformableProblem(const std::vector<const FemBody*>& bodies, double dt, const Vec3& gravity,
-                               DeformableProblem& problem);
+                               DeformableProblem& problem, const std::vector<RigidBodyUnknowns>& rigid = {});
 
 // One contact-free step: solves A v = b by preconditioned CG (warm-started from the current
 // velocities), then x += dt v (eq. 5). The contact solver replaces the solve in the world step.

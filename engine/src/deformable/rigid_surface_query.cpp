@@ -20,24 +20,23 @@ RigidSurfacePoint ballSurfacePoint(const Vec3& centre, double radius, const Vec3
 
 }  // namespace rigid_surface_query_impl
 
-std::optional<RigidSurfacePoint> nearestRigidSurfacePoint(const Body& body, const MeshModelCache& meshes,
-                                                          const Vec3& point, double reach) {
+std::optional<RigidSurfacePoint> nearestRigidSurfacePoint(const Shape& shape, const Pose& pose,
+                                                          const MeshModelCache& meshes, const Vec3& point, double reach) {
   using namespace rigid_surface_query_impl;
-  const Pose pose{body.position, body.rotation()};
   RigidSurfacePoint nearest;
-  if (const auto* sphere = std::get_if<SphereShape>(&body.shape)) {
-    nearest = ballSurfacePoint(body.position, sphere->radius, point);
-  } else if (const auto* box = std::get_if<BoxShape>(&body.shape)) {
+  if (const auto* sphere = std::get_if<SphereShape>(&shape)) {
+    nearest = ballSurfacePoint(pose.position, sphere->radius, point);
+  } else if (const auto* box = std::get_if<BoxShape>(&shape)) {
     const BoxSurfacePoint s = closestBoxSurfacePoint(*box, pose, point);
     nearest = {s.point, s.outwardNormal, s.distance};
-  } else if (const auto* capsule = std::get_if<CapsuleShape>(&body.shape)) {
+  } else if (const auto* capsule = std::get_if<CapsuleShape>(&shape)) {
     const Segment axis = capsuleSegment(*capsule, pose);
     nearest = ballSurfacePoint(axis.at(closestParameter(axis, point)), capsule->radius, point);
-  } else if (const auto* plane = std::get_if<PlaneShape>(&body.shape)) {
+  } else if (const auto* plane = std::get_if<PlaneShape>(&shape)) {
     const double distance = plane->normal.dot(point) - plane->offset;
     nearest = {point - distance * plane->normal, plane->normal, distance};
   } else {
-    const auto& mesh = std::get<MeshShape>(body.shape);
+    const auto& mesh = std::get<MeshShape>(shape);
     const Vec3 local = pose.rotation.transpose() * (point - pose.position);
     const auto s = meshes.model(*mesh.geometry).closestSurfacePoint(local, reach);
     if (!s) return std::nullopt;

@@ -14,10 +14,15 @@ struct RigidSurfacePoint {
   double distance;  // signed distance of the query point: negative inside the body
 };
 
-// For a query point inside the body or within `reach` of its surface; nothing farther out. Mesh
-// bodies need their model in `meshes` (MeshModelCache::prepare).
-std::optional<RigidSurfacePoint> nearestRigidSurfacePoint(const Body& body, const MeshModelCache& meshes,
-                                                          const Vec3& point, double reach);
+// For a query point inside the shape at `pose` or within `reach` of its surface; nothing farther
+// out. Mesh shapes need their model in `meshes` (MeshModelCache::prepare).
+std::optional<RigidSurfacePoint> nearestRigidSurfacePoint(const Shape& shape, const Pose& pose,
+                                                          const MeshModelCache& meshes, const Vec3& point, double reach);
+// The same for a body at its current pose.
+inline std::optional<RigidSurfacePoint> nearestRigidSurfacePoint(const Body& body, const MeshModelCache& meshes,
+                                                                 const Vec3& point, double reach) {
+  return nearestRigidSurfacePoint(body.shape, {body.position, body.rotation()}, meshes, point, reach);
+}
 
 // Velocity of the body's material point at `point` (world): v + w x (point - centre of mass).
 inline Vec3 rigidPointVelocity(const Body& body, const Vec3& point) {

@@ -18,7 +18,7 @@ constexpr int kBodiesPerChunk = 256;
 void advancePoses(std::vector<Body>& bodies, double h, ThreadPool* pool) {
   parallelFor(pool, static_cast<int>(bodies.size()), kBodiesPerChunk, [&](int begin, int end, int) {
     for (int i = begin; i < end; ++i)
-      if (bodies[i].motion != MotionType::Static && !bodies[i].asleep) advancePose(bodies[i], h);
+      if (bodies[i].motion != MotionType::Static && !bodies[i].asleep && !bodies[i].coupled) advancePose(bodies[i], h);
   });
 }
 
@@ -45,7 +45,7 @@ void computeFreeVelocities(const std::vector<Body>& bodies, const std::vector<in
   parallelFor(pool, static_cast<int>(bodyOfSlot.size()), kBodiesPerChunk, [&](int begin, int end, int) {
     for (int slot = begin; slot < end; ++slot) {
       const Body& body = bodies[bodyOfSlot[slot]];
-      if (body.asleep) {  // no gravity either: it rests on what it touches
+      if (body.asleep || body.coupled) {  // asleep: no gravity either, it rests on what it touches
         freeVelocity[slot].setZero();
         continue;
       }
@@ -66,7 +66,7 @@ void integrateVelocities(std::vector<Body>& bodies, const std::vector<int>& body
   parallelFor(pool, static_cast<int>(bodyOfSlot.size()), kBodiesPerChunk, [&](int begin, int end, int) {
     for (int slot = begin; slot < end; ++slot) {
       Body& body = bodies[bodyOfSlot[slot]];
-      if (body.asleep) continue;
+      if (body.asleep || body.coupled) continue;
       const Vec6 u = freeVelocity[slot] + contactResponse.segment<6>(6 * slot);
       body.velocity = u.head<3>();
       body.angularVelocity = u.tail<3>();

@@ -1,7 +1,8 @@
 #pragma once
 // The time-stepping stages of Moreau's midpoint scheme (PROX paper sec. 4.3, eqs. 41-42).
 // Dynamic bodies own a slot in the velocity vectors; static and kinematic ones do not. Sleeping bodies
-// (Body::asleep) are left exactly as they are: no motion, zero free velocity. The per-body
+// (Body::asleep) and rigid bodies coupled to a deformable one this step (Body::coupled, which the
+// deformable stages move) are left exactly as they are: no motion, zero free velocity. The per-body
 // loops run on `pool` (serially when null) with the same result for any thread count.
 #include <vector>
 

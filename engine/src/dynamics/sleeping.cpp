@@ -20,6 +20,10 @@ void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bod
   for (const int index : bodyOfSlot) {
     const Body& body = bodies[index];
     if (body.asleep) continue;
+    if (body.coupled) {  // stepped with a deformable island, which does not sleep
+      restTime_[index] = 0.0;
+      continue;
+    }
     const double pointSpeed = body.velocity.norm() + body.angularVelocity.norm() * boundingRadius(body.shape);
     restTime_[index] = pointSpeed < thresholds.pointSpeed ? restTime_[index] + dt : 0.0;
   }

@@ -13,6 +13,7 @@
 #include "core/stage_timer.h"
 #include "core/thread_pool.h"
 #include "deformable/deformable_system.h"
+#include "deformable/mixed_islands.h"
 #include "dynamics/body_setup.h"
 #include "dynamics/contact_anchors.h"
 #include "dynamics/contact_assembly.h"
@@ -75,6 +76,7 @@ struct World::Impl {
   const Eigen::VectorXd& applyContactResponse();
   void stabilize();
   void updateSleep();
+  void coupleToDeformables();
   void stepDeformables();
   void report();
   const std::vector<ContactReport>& contactReports();
@@ -83,17 +85,6 @@ struct World::Impl {
 
 World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
   validateSceneSettings(scene);
-  // Deformable bodies collide with static and kinematic rigid bodies; contact with dynamic rigid
-  // bodies (one solve for both) is not built yet, and a scene that needs it is refused rather than
-  // run with bodies passing through each other.
-  const auto deformable = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const BodyDesc& d) { return d.deformable.has_value(); });
-  const auto dynamicRigid = std::find_if(scene.bodies.begin(), scene.bodies.end(), [](const BodyDesc& d) {
-    return !d.deformable && d.motion == MotionType::Dynamic;
-  });
-  if (deformable != scene.bodies.end() && dynamicRigid != scene.bodies.end())
-    throw std::invalid_argument("bodies \"" + deformable->name + "\" (deformable) and \"" + dynamicRigid->name +
-                                "\" (dynamic rigid): deformable bodies collide with static and kinematic rigid "
-                                "bodies only; make the rigid body static or kinematic");
   impl_->gravity = scene.gravity;
   impl_->dt = scene.dt;
   impl_->frictionDefaults = scene.friction;
@@ -126,6 +117,10 @@ void World::step() { impl_->step(); }
 void World::Impl::step() {
   const Stopwatch stepWatch;
   metrics = StepMetrics{};
+  {
+    ScopedStageTimer timer(metrics, Stage::Collision);
+    if (!deformables.empty()) coupleToDeformables();  // which rigid bodies the deformable stages step
+  }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
     setKinematicVelocities(bodies, time, dt);
@@ -296,13 +291,27 @@ void World::Impl::stabilize() {
   stabilizePositions(problem, gapAtEnd, islandSolve.islands(), bodyOfSlot, StabilizationSettings{}, bodies);
 }
 
+// Dynamic rigid bodies that share an island with a deformable body this step are solved with it
+// (mixed_islands.h): the rigid stages leave them alone (Body::coupled), and a sleeping one wakes.
+void World::Impl::coupleToDeformables() {
+  for (Body& body : bodies) body.coupled = false;
+  for (const int b : rigidBodiesInMixedIslands(bodies, deformables.sweptBoxes(dt, gravity), dt, gravity)) {
+    if (bodies[b].asleep) sleep.wake(bodies, b);
+    bodies[b].coupled = true;
+  }
+}
+
 // The deformable bodies' step (conjugate-residual-deformable-contact.txt, Alg. 1), after the rigid
-// one: the rigid bodies they touch (static and kinematic) are then at their poses at the end of the
-// step, where the constraints want the vertices to end up outside them. Timed in the same stages.
+// one: the static and kinematic bodies they touch are then at their poses at the end of the step,
+// where the constraints want the vertices to end up outside them; the coupled rigid bodies are
+// still where the step started and are solved with the nodes. Timed in the same stages.
 void World::Impl::stepDeformables() {
+  std::vector<int> coupled;
+  for (int b = 0; b < static_cast<int>(bodies.size()); ++b)
+    if (bodies[b].coupled) coupled.push_back(b);
   {
     ScopedStageTimer timer(metrics, Stage::Assembly);
-    deformables.assemble(dt, gravity);  // A = M + dt C + dt^2 K, b (eq. 4)
+    deformables.assemble(dt, gravity, bodies, coupled);  // A = M + dt C + dt^2 K, b (eq. 4)
   }
   {
     ScopedStageTimer timer(metrics, Stage::Collision);
@@ -314,7 +323,7 @@ void World::Impl::stepDeformables() {
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
-    deformables.integrate();  // eq. 5
+    deformables.integrate(bodies);  // eq. 5
     deformables.summarize(bodies);
   }
 }
@@ -371,7 +380,7 @@ const std::vector<ContactReport>& World::Impl::contactReports() {
     else if (v.segment<2>(kTangentT).norm() > kSlipSpeed) r.state = ContactState::Sliding;
     else r.state = ContactState::Sticking;
   }
-  deformables.appendContactReports(reports);
+  deformables.appendContactReports(bodies, reports);
   return reports;
 }
 

@@ -20,10 +20,21 @@ using Vec2 = Eigen::Vector2d;
 //   j_k   = dt * sum_i weight[i] n^T        (normal, on node[i]'s velocity)
 //   j_k,t = dt * sum_i weight[i] [t1 t2]^T  (friction)
 // e.g. a vertex m against a face abc: nodes (a, b, c, m), weights (-w_a, -w_b, -w_c, 1); against a
-// rigid body only the deformable side's nodes, the rigid side's known velocity folded into c.
+// static or kinematic rigid body only the deformable side's nodes, the rigid side's known velocity
+// folded into c. A dynamic rigid body in the solve (a mixed island) enters through a rigid term: its
+// point at lever arm r from its centre of mass moves with u + w x r, so the rows gain
+//   dt weight n^T (u + w x r) = dt weight (n^T u + (r x n)^T w)   (and the same for t1, t2)
+// on the body's two nodes, u and w (DeformableProblem::linearNode, angularNode). A contact
+// between two rigid bodies has two rigid terms and no deformable node.
 struct DeformableConstraint {
+  struct RigidTerm {
+    int body = -1;  // index among the problem's rigid bodies; -1: unused
+    double weight = 0.0;
+    Vec3 arm = Vec3::Zero();  // from the body's centre of mass to the contact point
+  };
   std::array<int, 4> node{-1, -1, -1, -1};  // global node indices; -1: unused
   std::array<double, 4> weight{0.0, 0.0, 0.0, 0.0};
+  std::array<RigidTerm, 2> rigid{};
   Mat3 frame = Mat3::Identity();  // columns n, t1, t2; n points towards the side whose nodes have weight > 0
   double cn = 0.0;                // right side of eq. 7: -d_{k,n} plus dt n . (velocity of the other side's point)
   Vec2 ct = Vec2::Zero();         // tangential right side c_{k,t} (0 for a persistent contact of static sides)
@@ -31,13 +42,22 @@ struct DeformableConstraint {
   double similarity = 1.0;        // Z_k of sec. 3.4.1: how many near-duplicates share this constraint's rows
 };
 
+// The unknowns are 3 per node: first the FEM nodes' velocities, then two nodes per rigid body of a
+// mixed island, its linear velocity u (A block m I, b = m u + dt m g) and its angular velocity w
+// (A block the world inertia I, b = I w - dt w x I w): the rigid body's own explicit-Euler step,
+// which the constraints' forces join as they join the nodes' (see docs/deformable.md, "Rigid
+// bodies in the same solve").
 struct DeformableProblem {
   double dt = 0.0;
   BlockSparseMatrix3 A;  // 3x3 block per node pair: M + dt C + dt^2 K (eq. 4), symmetric positive definite
   Eigen::VectorXd b;     // 3 per node: M v^i + dt (f_elastic(x^i) + f_external)
   std::vector<DeformableConstraint> constraints;
+  int firstRigidNode = 0;  // the FEM nodes come first, then two per rigid body
 
   int numNodes() const { return A.blockRows(); }
+  int numRigidBodies() const { return (numNodes() - firstRigidNode) / 2; }
+  int linearNode(int rigidBody) const { return firstRigidNode + 2 * rigidBody; }
+  int angularNode(int rigidBody) const { return firstRigidNode + 2 * rigidBody + 1; }
   int numConstraints() const { return static_cast<int>(constraints.size()); }
 };
 
@@ -60,9 +80,33 @@ class ConstraintUpdater {
 // The constraint's three rows (normal, t1, t2; eq. 7) times the node velocities v (3 per node):
 // dt * sum_i weight_i frame^T v_node(i).
 Vec3 constraintRowsTimes(const DeformableProblem& problem, int k, const Eigen::VectorXd& v);
+// The same for a constraint not (yet) in the problem, over the problem's nodes.
+Vec3 constraintRowsTimes(const DeformableProblem& problem, const DeformableConstraint& c, const Eigen::VectorXd& v);
 // out += L_k^T s: the node forces of the constraint's rows weighted by s (normal, t1, t2).
 void addConstraintRowsTransposed(const DeformableProblem& problem, int k, const Vec3& s, Eigen::VectorXd& out);
-// A constraint with no node left (a re-linearization retired it) takes no part in the solve.
-inline bool isRetired(const DeformableConstraint& c) { return c.node[0] < 0 && c.node[1] < 0 && c.node[2] < 0 && c.node[3] < 0; }
+// The 3x3 block of the constraint's three rows on each node it involves, without dt: fn(node,
+// block) with block = weight frame^T on a FEM node or a rigid body's linear node, and
+// weight (r x frame)^T = -weight frame^T [r]x on a rigid body's angular node.
+template <typename Fn>
+void forEachConstraintBlock(const DeformableProblem& problem, const DeformableConstraint& c, Fn&& fn) {
+  for (int i = 0; i < 4; ++i)
+    if (c.node[i] >= 0) fn(c.node[i], Mat3(c.weight[i] * c.frame.transpose()));
+  for (const DeformableConstraint::RigidTerm& term : c.rigid) {
+    if (term.body < 0) continue;
+    fn(problem.linearNode(term.body), Mat3(term.weight * c.frame.transpose()));
+    Mat3 armCross;
+    for (int r = 0; r < 3; ++r) armCross.row(r) = term.weight * term.arm.cross(c.frame.col(r)).transpose();
+    fn(problem.angularNode(term.body), armCross);
+  }
+}
+// A constraint with no node and no rigid body left (a re-linearization retired it) takes no part
+// in the solve.
+inline bool isRetired(const DeformableConstraint& c) {
+  return c.node[0] < 0 && c.node[1] < 0 && c.node[2] < 0 && c.node[3] < 0 && c.rigid[0].body < 0 && c.rigid[1].body < 0;
+}
+inline void retire(DeformableConstraint& c) {
+  c.node = {-1, -1, -1, -1};
+  c.rigid = {};
+}
 
 }  // namespace contactlab

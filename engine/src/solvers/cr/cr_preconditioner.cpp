@@ -3,17 +3,14 @@
 namespace contactlab {
 
 Eigen::VectorXd rowCompliance(const DeformableProblem& problem, const Eigen::VectorXd& inverseDiagonalA) {
-  // l_r A_d^-1 l_r^T with l_r = dt sum_i w_i e_r^T on node i, e_r the row's direction.
+  // l_r A_d^-1 l_r^T with l_r = dt (row r of the constraint's block) on each node it involves.
   Eigen::VectorXd compliance = Eigen::VectorXd::Zero(3 * problem.numConstraints());
   for (int k = 0; k < problem.numConstraints(); ++k) {
-    const DeformableConstraint& c = problem.constraints[k];
-    for (int r = 0; r < 3; ++r) {
-      const Vec3 e2 = c.frame.col(r).cwiseAbs2();
-      double s = 0.0;
-      for (int i = 0; i < 4; ++i)
-        if (c.node[i] >= 0) s += c.weight[i] * c.weight[i] * e2.dot(inverseDiagonalA.segment<3>(3 * c.node[i]));
-      compliance[3 * k + r] = problem.dt * problem.dt * s;
-    }
+    Vec3 s = Vec3::Zero();
+    forEachConstraintBlock(problem, problem.constraints[k], [&](int node, const Mat3& block) {
+      s += block.cwiseAbs2() * inverseDiagonalA.segment<3>(3 * node);
+    });
+    compliance.segment<3>(3 * k) = problem.dt * problem.dt * s;
   }
   return compliance;
 }
