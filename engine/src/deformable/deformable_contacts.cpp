@@ -273,6 +273,7 @@ bool DeformableContacts::linearizeEdges(int body, int edge, int d, int e, const 
   Vec3 n = unsignedNormal;
   // Outward of the deformable surface: along the sum of the two faces' normals at the edge.
   if (n.dot(edgeOutward(d, e, v, w)) < 0.0) n = -n;
+  if (!withinEdgeNormals(d, e, n, v, w)) return false;
   // The edge point at the step's start with this parameter: n . (p - q - dt ((1 - t) v_i + t v_j)) >= 0.
   const Vec3 edgeStart = (1.0 - t) * positions_->segment<3>(3 * i) + t * positions_->segment<3>(3 * j);
   out.frame = frameAround(n);
@@ -387,6 +388,24 @@ Vec3 DeformableContacts::edgeOutward(int d, int e, const Eigen::VectorXd& v, dou
     outward += (at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized();
   }
   return outward;
+}
+
+bool DeformableContacts::withinEdgeNormals(int d, int e, const Vec3& n, const Eigen::VectorXd& v, double w) const {
+  const auto at = [&](int node) { return nodeAt(node, v, w); };
+  const auto faceNormal = [&](int f) {
+    const auto& face = (*faces_)[d].faces[f];
+    return Vec3((at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized());
+  };
+  const auto [f1, f2] = (*faces_)[d].edgeFaces[e];
+  if (f1 < 0) return true;
+  const Vec3 first = faceNormal(f1);
+  if (f2 < 0) return n.dot(first) >= -std::sin(kEdgeNormalSlack);  // an open surface's rim: its face's side
+  // Angles about the edge, from the first face's normal: the second's turn and n's.
+  const auto [i, j] = (*faces_)[d].edges[e];
+  const Vec3 across = (at(j) - at(i)).normalized().cross(first);
+  const Vec3 second = faceNormal(f2);
+  const double turn = std::atan2(second.dot(across), second.dot(first)), angle = std::atan2(n.dot(across), n.dot(first));
+  return std::min(0.0, turn) - kEdgeNormalSlack <= angle && angle <= std::max(0.0, turn) + kEdgeNormalSlack;
 }
 
 bool DeformableContacts::linearizeRigidVertex(int body, int vertexIndex, int d, const Eigen::VectorXd& v,

@@ -45,8 +45,16 @@ void updateKineticFriction(double mu, double lambda, const Vec2& sliding, const 
       state.direction = against;
     } else {
       const double cosine = state.direction.dot(against);
-      if (cosine > 0.0 && cosine < std::cos(settings.realignAngle))
-        state.direction = unitOrZero(state.direction + settings.realignStep * (against - state.direction));
+      if (cosine > 0.0 && cosine < std::cos(settings.realignAngle)) {
+        // A turn back against the last one halves the step: the sliding that the turned force
+        // leaves can swing from one side of delta to the other (a rigid body's contacts pushing
+        // each other's sliding round), and the fixed step would swing delta with it forever.
+        const int turn = state.direction.x() * against.y() - state.direction.y() * against.x() > 0.0 ? 1 : -1;
+        if (state.lastTurn != 0 && turn != state.lastTurn) state.realignScale *= 0.5;
+        state.lastTurn = turn;
+        const double step = settings.realignStep * state.realignScale;
+        state.direction = unitOrZero(state.direction + step * (against - state.direction));
+      }
     }
   }
   state.kineticForce = mu * state.lambdaEstimate * state.direction;

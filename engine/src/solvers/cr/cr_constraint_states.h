@@ -30,6 +30,11 @@ struct CrConstraintState {
   // Kinetic force updates taken in this solve that moved the rows by less than epsilon_2
   // (evaluateConstraints); the solve sets it to zero at its start.
   int smallUpdates = 0;
+  // The realignment of delta (Alg. 3, line 8) in this solve: the fraction of alpha_theta it takes,
+  // halved whenever a turn goes back against the last one, and the last turn's side (+1
+  // counter-clockwise in (t1, t2), -1 clockwise, 0 none yet). The solve resets both at its start.
+  double realignScale = 1.0;
+  int lastTurn = 0;
 };
 
 struct CrStateSettings {

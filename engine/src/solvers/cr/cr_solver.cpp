@@ -128,7 +128,11 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   if (static_cast<int>(warmStates_.size()) == problem.numConstraints() &&
       warmMultipliers_.size() == 3 * problem.numConstraints()) {
     states_ = std::move(warmStates_);
-    for (CrConstraintState& state : states_) state.smallUpdates = 0;
+    for (CrConstraintState& state : states_) {
+      state.smallUpdates = 0;
+      state.realignScale = 1.0;
+      state.lastTurn = 0;
+    }
     it.y.tail(3 * problem.numConstraints()) = warmMultipliers_;
   } else {
     states_.assign(problem.numConstraints(), CrConstraintState{});
