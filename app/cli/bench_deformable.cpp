@@ -65,7 +65,11 @@ std::vector<std::string> deformableSolverList(std::string_view text) {
 
 DeformableBenchRow measureDeformable(const DeformableBenchScene& bench, const WorldSettings& settings) {
   World world(bench.scene, settings);
-  for (int step = 0; step < bench.warmup; ++step) world.step();
+  double deepest = 0.0;
+  for (int step = 0; step < bench.warmup; ++step) {
+    world.step();
+    deepest = std::max(deepest, world.lastMetrics().maxPenetration);
+  }
 
   DeformableBenchRow row{bench.name, bench_deformable::paramsText(bench.params), settings.deformable.solver,
                          settings.threads, bench.warmup, bench.steps, world.deformableBodyCount()};
@@ -84,7 +88,9 @@ DeformableBenchRow measureDeformable(const DeformableBenchScene& bench, const Wo
     active.push_back(metrics.deformableConstraints);
     relinearizations.push_back(metrics.deformable.relinearizations);
     changes.push_back(metrics.deformable.activeSetChanges);
+    deepest = std::max(deepest, metrics.maxPenetration);
   }
+  row.deepest = deepest;
   row.stepS = lowerMedian(stepS);
   row.collisionS = lowerMedian(collisionS);
   row.assemblyS = lowerMedian(assemblyS);
@@ -98,16 +104,16 @@ DeformableBenchRow measureDeformable(const DeformableBenchScene& bench, const Wo
 }
 
 void printDeformableHeader() {
-  std::printf("%-12s %-8s %6s %7s %6s %6s %9s %9s %9s %9s %7s %7s %7s %6s %7s\n", "scene", "dsolver", "bodies", "tets",
-              "warmup", "steps", "step_s", "coll_s", "asm_s", "solve_s", "iters", "constr", "active", "relin",
-              "changes");
+  std::printf("%-12s %-8s %6s %7s %6s %6s %9s %9s %9s %9s %7s %7s %7s %6s %7s %9s\n", "scene", "dsolver", "bodies",
+              "tets", "warmup", "steps", "step_s", "coll_s", "asm_s", "solve_s", "iters", "constr", "active", "relin",
+              "changes", "deepest");
 }
 
 void printDeformableRow(const DeformableBenchRow& row) {
-  std::printf("%-12s %-8s %6d %7d %6d %6d %9.5f %9.5f %9.5f %9.5f %7.0f %7.0f %7.0f %6.0f %7.0f\n", row.scene.c_str(),
-              row.solver.c_str(), row.bodies, row.tetrahedra, row.warmup, row.steps, row.stepS, row.collisionS,
-              row.assemblyS, row.solveS, row.iterations, row.constraints, row.active, row.relinearizations,
-              row.activeSetChanges);
+  std::printf("%-12s %-8s %6d %7d %6d %6d %9.5f %9.5f %9.5f %9.5f %7.0f %7.0f %7.0f %6.0f %7.0f %9.2e\n",
+              row.scene.c_str(), row.solver.c_str(), row.bodies, row.tetrahedra, row.warmup, row.steps, row.stepS,
+              row.collisionS, row.assemblyS, row.solveS, row.iterations, row.constraints, row.active,
+              row.relinearizations, row.activeSetChanges, row.deepest);
   std::fflush(stdout);  // rows arrive slowly; show each as soon as it is measured
 }
 
@@ -116,13 +122,13 @@ void writeDeformableCsv(const std::string& path, const std::vector<DeformableBen
   if (!out) throw std::runtime_error("cannot write " + path);
   out << "scene,params,deformable_solver,threads,warmup,steps,deformable_bodies,tetrahedra,median_step_s,"
          "median_collision_s,median_assembly_s,median_solve_s,median_cr_iterations,median_constraints,"
-         "median_active_constraints,median_relinearizations,median_active_set_changes\n";
+         "median_active_constraints,median_relinearizations,median_active_set_changes,deepest_penetration_m\n";
   out.precision(17);
   for (const DeformableBenchRow& row : rows)
     out << row.scene << ',' << row.params << ',' << row.solver << ',' << row.threads << ',' << row.warmup << ','
         << row.steps << ',' << row.bodies << ',' << row.tetrahedra << ',' << row.stepS << ',' << row.collisionS << ','
         << row.assemblyS << ',' << row.solveS << ',' << row.iterations << ',' << row.constraints << ',' << row.active
-        << ',' << row.relinearizations << ',' << row.activeSetChanges << '\n';
+        << ',' << row.relinearizations << ',' << row.activeSetChanges << ',' << row.deepest << '\n';
   if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
 

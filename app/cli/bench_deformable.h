@@ -46,6 +46,9 @@ struct DeformableBenchRow {
   double active = 0.0;       // StepMetrics::deformableConstraints
   double relinearizations = 0.0;
   double activeSetChanges = 0.0;
+  // The largest StepMetrics::maxPenetration over every step, warm-up included: the independent check
+  // of surface vertices inside other bodies (metres).
+  double deepest = 0.0;
 };
 
 DeformableBenchRow measureDeformable(const DeformableBenchScene& scene, const WorldSettings& settings);

@@ -66,7 +66,7 @@ TEST_F(BenchCommand, DeformableSceneGetsOneRowPerCrSolverWithSaneMedians) {
       test::runCli("bench --scenes soft-cubes --param speed=1 --warmup 20 --steps 20 --csv '" + csv.string() + "'");
   ASSERT_EQ(result.exitCode, 0) << result.output;
   for (const char* column : {"scene", "dsolver", "bodies", "tets", "warmup", "steps", "step_s", "coll_s", "asm_s",
-                             "solve_s", "iters", "constr", "active", "relin", "changes"})
+                             "solve_s", "iters", "constr", "active", "relin", "changes", "deepest"})
     EXPECT_NE(result.output.find(column), std::string::npos) << column << " missing from\n" << result.output;
   EXPECT_NE(result.output.find("params: speed=1"), std::string::npos) << result.output;
   EXPECT_EQ(result.output.find("sweep_ns"), std::string::npos) << "no rigid table without a rigid scene";
@@ -77,7 +77,8 @@ TEST_F(BenchCommand, DeformableSceneGetsOneRowPerCrSolverWithSaneMedians) {
                                           "deformable_bodies", "tetrahedra", "median_step_s", "median_collision_s",
                                           "median_assembly_s", "median_solve_s", "median_cr_iterations",
                                           "median_constraints", "median_active_constraints",
-                                          "median_relinearizations", "median_active_set_changes"};
+                                          "median_relinearizations", "median_active_set_changes",
+                                          "deepest_penetration_m"};
   EXPECT_EQ(header, expected);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].at("deformable_solver"), "cr-full");
@@ -104,6 +105,8 @@ TEST_F(BenchCommand, DeformableSceneGetsOneRowPerCrSolverWithSaneMedians) {
     EXPECT_GE(all, active);
     EXPECT_GE(std::stod(row.at("median_relinearizations")), 0.0);
     EXPECT_GE(std::stod(row.at("median_active_set_changes")), 0.0);
+    EXPECT_GE(std::stod(row.at("deepest_penetration_m")), 0.0);
+    EXPECT_LT(std::stod(row.at("deepest_penetration_m")), 1e-5);  // the soft cubes' bound (docs/deformable.md)
   }
 }
 

@@ -33,6 +33,7 @@ void expectSameDeformable(const DeformableDesc& a, const DeformableDesc& b) {
   EXPECT_EQ(a.dampingMass, b.dampingMass);
   EXPECT_EQ(a.dampingStiffness, b.dampingStiffness);
   EXPECT_EQ(a.maxTetVolume, b.maxTetVolume);
+  EXPECT_EQ(a.selfCollision, b.selfCollision);
   ASSERT_EQ(a.pinned.has_value(), b.pinned.has_value());
   if (a.pinned) {
     EXPECT_EQ(a.pinned->min, b.pinned->min);
@@ -43,7 +44,7 @@ void expectSameDeformable(const DeformableDesc& a, const DeformableDesc& b) {
 TEST(SceneJsonDeformable, ReadsEveryKey) {
   const Scene scene = parseSceneJson(sphereWith(R"({"model": "neo-hookean", "youngs_modulus": 2.5e6,
       "poisson_ratio": 0.45, "damping": [0.1, 0.002], "max_tet_volume": 1e-5,
-      "pinned": {"min": [-1, -1, 0.5], "max": [1, 1, 2]}})"),
+      "pinned": {"min": [-1, -1, 0.5], "max": [1, 1, 2]}, "self_collision": true})"),
                                      "soft.json");
   ASSERT_EQ(scene.bodies.size(), 1u);
   ASSERT_TRUE(scene.bodies[0].deformable.has_value());
@@ -57,6 +58,7 @@ TEST(SceneJsonDeformable, ReadsEveryKey) {
   ASSERT_TRUE(d.pinned.has_value());
   EXPECT_EQ(d.pinned->min, Vec3(-1, -1, 0.5));
   EXPECT_EQ(d.pinned->max, Vec3(1, 1, 2));
+  EXPECT_TRUE(d.selfCollision);
   // The rigid keys keep their meaning.
   EXPECT_EQ(scene.bodies[0].motion, MotionType::Dynamic);
   EXPECT_EQ(scene.bodies[0].position, Vec3(0, 0, 1));
@@ -141,6 +143,7 @@ TEST(SceneJsonDeformable, EachErrorNamesItsKeyPath) {
       {sphereWith(R"({"damping": [0, -1e-3]})"), "bodies[0].deformable.damping[1]: must not be negative"},
       {sphereWith(R"({"damping": [0, "none"]})"), "bodies[0].deformable.damping[1]: expected a number"},
       {sphereWith(R"({"max_tet_volume": 0})"), "bodies[0].deformable.max_tet_volume: must be positive"},
+      {sphereWith(R"({"self_collision": 1})"), "bodies[0].deformable.self_collision: expected true or false"},
       {sphereWith(R"({"max_tet_volume": -1e-5})"), "bodies[0].deformable.max_tet_volume: must be positive"},
       {sphereWith(R"({"pinned": {"max": [1, 1, 1]}})"), "bodies[0].deformable.pinned.min: missing"},
       {sphereWith(R"({"pinned": {"min": [0, 0, 0]}})"), "bodies[0].deformable.pinned.max: missing"},
@@ -218,7 +221,7 @@ TEST(SceneJsonDeformable, RoundTripsThroughTheWriter) {
 
 TEST(SceneJsonDeformable, ReadWriteReadKeepsAFileAsWritten) {
   const Scene first = parseSceneJson(sphereWith(R"({"model": "neo-hookean", "poisson_ratio": 0.3,
-      "pinned": {"min": [-0.5, -0.5, 0.4], "max": [0.5, 0.5, 0.6]}})"),
+      "pinned": {"min": [-0.5, -0.5, 0.4], "max": [0.5, 0.5, 0.6]}, "self_collision": true})"),
                                      "soft.json");
   const std::string saved = sceneToJson(first);
   const Scene second = parseSceneJson(saved, "saved.json");
@@ -227,6 +230,7 @@ TEST(SceneJsonDeformable, ReadWriteReadKeepsAFileAsWritten) {
   // Unset max_tet_volume stays unset rather than becoming a fixed number.
   EXPECT_EQ(saved.find("max_tet_volume"), std::string::npos);
   EXPECT_NE(saved.find(R"("model":"neo-hookean")"), std::string::npos) << saved;
+  EXPECT_NE(saved.find(R"("self_collision":true)"), std::string::npos) << saved;
 }
 
 }  // namespace scene_json_deformable_test

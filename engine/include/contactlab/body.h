@@ -67,6 +67,10 @@ struct DeformableDesc {
     Vec3 max = Vec3::Zero();
   };
   std::optional<Box> pinned;
+  // Surface vertices and edges of this body against its own faces and edges, away from their own
+  // (a ring squeezed flat, a sheet folding over): off by default, as it searches the body against
+  // itself every step.
+  bool selfCollision = false;
   // A saved state (scene key "nodes", written by --state-out and the app's save): every node's
   // position and velocity, world frame, in the order of the body's tetrahedralization; empty: the
   // rest shape at the body's pose and velocities. Position and orientation then say where the body

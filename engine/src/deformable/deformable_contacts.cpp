@@ -359,11 +359,13 @@ bool DeformableContacts::linearizeRoundFace(int body, int d, int f, const Eigen:
 }
 
 bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach,
-                                     FacePoint& out) const {
+                                     FacePoint& out, int skipNode) const {
   using namespace deformable_contacts_impl;
   const auto at = [&](int node) { return nodeAt(node, v, w); };
   const auto& faces = (*faces_)[d].faces;
   const KdopTree::Nearest nearest = trees_[d].faces().nearest(point, reach, [&](int f, double) {
+    if (faces[f][0] == skipNode || faces[f][1] == skipNode || faces[f][2] == skipNode)
+      return std::numeric_limits<double>::infinity();
     return (point - closestPointOnTriangle(point, at(faces[f][0]), at(faces[f][1]), at(faces[f][2])).point).norm();
   });
   if (nearest.primitive < 0) return false;
@@ -468,9 +470,9 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
       addConstraint(s, b, c, problem);
       ++added;
     }
-    // Against the other deformable bodies' faces.
+    // Against the other deformable bodies' faces (and its own, with self-collision).
     for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
-      if (d == surfaceBody_[s]) continue;
+      if (d == surfaceBody_[s] && !(*faces_)[d].selfCollision) continue;
       bool known = false;
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && !pair.againstRigid() && pair.deformable == d);
       DeformableConstraint c;

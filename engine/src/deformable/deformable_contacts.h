@@ -64,6 +64,7 @@ class DeformableContacts final : public ConstraintUpdater {
     std::vector<std::array<int, 2>> edges;
     std::vector<std::array<int, 2>> edgeFaces;  // -1 for a missing second face
     double mu = 0.0;
+    bool selfCollision = false;  // its vertices and edges also meet its own faces and edges
     // The body's surface vertices: entries [firstSurface, firstSurface + numSurface) of the surface list.
     int firstSurface = 0;
     int numSurface = 0;
@@ -146,16 +147,18 @@ class DeformableContacts final : public ConstraintUpdater {
   static bool edgeCrossing(const Segment& first, const Segment& second, double reach, EdgeCrossing& out);
   // Columns n, t1, t2: the contact frame around a unit normal.
   static Mat3 frameAround(const Vec3& n);
-  // The nearest face of deformable body `d` to `point` within `reach`, its nodes at x + w dt v:
-  // the face, the point's barycentric weights on it and the normal, the face's outward one or,
-  // beside an edge or corner with the point outside, the direction from the face point to it.
+  // The nearest face of deformable body `d` to `point` within `reach`, its nodes at x + w dt v, among
+  // those without node `skipNode` (the point's own faces, for self-collision): the face, the
+  // point's barycentric weights on it and the normal, the face's outward one or, beside an edge or
+  // corner with the point outside, the direction from the face point to it.
   struct FacePoint {
     int face = -1;
     Vec3 weights;
     Vec3 point;
     Vec3 normal;
   };
-  bool nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach, FacePoint& out) const;
+  bool nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach, FacePoint& out,
+                   int skipNode = -1) const;
   // The outward direction of deformable body d's surface at edge e: the sum of its faces' normals.
   Vec3 edgeOutward(int d, int e, const Eigen::VectorXd& v, double w) const;
   // Whether n lies between the normals of deformable body d's two faces at edge e, or within
@@ -170,14 +173,15 @@ class DeformableContacts final : public ConstraintUpdater {
   bool withinEdgeNormals(int d, int e, const Vec3& n, const Eigen::VectorXd& v, double w) const;
   static constexpr double kEdgeNormalSlack = 10.0 * 3.14159265358979323846 / 180.0;  // radians
   // Surface vertex s against the nearest face of deformable body d, both at x + w dt v; false when
-  // no face is within `reach`.
+  // no face is within `reach`. On the vertex's own body (self-collision), its own faces are skipped.
   bool linearizeVertexFace(int s, int d, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
   // Edge e1 of deformable body d1 against edge e2 of body d2, both at x + w dt v; false as for
   // linearizeEdges.
   bool linearizeDeformableEdges(int d1, int e1, int d2, int e2, const Eigen::VectorXd& v, double w, double reach,
                                 DeformableConstraint& out) const;
   // The pairs of deformable bodies whose surfaces' trees come within the reach of each other, and
-  // their vertex-face and edge-edge constraints.
+  // their vertex-face and edge-edge constraints; a body with self-collision is paired with itself,
+  // its edges with those that share no node with them.
   void addDeformablePairConstraints(DeformableProblem& problem);
   // The constraint of `pair` linearized with the nodes at x + w dt v (sec. 3.3).
   bool linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;

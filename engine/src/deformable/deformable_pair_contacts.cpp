@@ -13,11 +13,14 @@ bool DeformableContacts::linearizeVertexFace(int s, int d, const Eigen::VectorXd
   const int m = (*surface_)[s].node;
   const Vec3 start = position(s);
   FacePoint q;
-  if (!nearestFace(d, Vec3(start + w * dt_ * v.segment<3>(3 * m)), v, w, reach, q)) return false;
+  if (!nearestFace(d, Vec3(start + w * dt_ * v.segment<3>(3 * m)), v, w, reach, q, m)) return false;
   const auto& face = (*faces_)[d].faces[q.face];
   const Vec3 faceStart = q.weights[0] * positions_->segment<3>(3 * face[0]) +
                          q.weights[1] * positions_->segment<3>(3 * face[1]) +
                          q.weights[2] * positions_->segment<3>(3 * face[2]);
+  // Within one body a vertex behind the face at the step's start is across the body from it (a
+  // plate thinner than the reach), not in front of it: no constraint.
+  if (d == surfaceBody_[s] && q.normal.dot(start - faceStart) < 0.0) return false;
   // n . (x_m + dt v_m - sum w_i (x_i + dt v_i)) >= 0 at the end of the step.
   out.frame = frameAround(q.normal);
   out.node = {m, face[0], face[1], face[2]};
@@ -62,7 +65,8 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
   std::vector<std::pair<int, int>> edgePairs;
   for (int d1 = 0; d1 < bodies; ++d1)
     for (int d2 = 0; d2 < bodies; ++d2) {
-      if (d1 == d2) continue;
+      const bool self = d1 == d2;
+      if (self && !(*faces_)[d1].selfCollision) continue;
       // d1's vertices, each inflated by its reach, against d2's faces inflated by theirs: the two
       // sides may close that gap from both ends.
       const Kdop faceReach = trees_[d2].faces().bounds().inflated(bodyReach_[d2], axisCount);
@@ -79,8 +83,14 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
       }
       if (d1 > d2) continue;  // edge pairs once per pair of bodies
       edgePairs.clear();
-      forEachOverlappingPair(trees_[d1].edges(), trees_[d2].edges(), Pose{}, maxReach_,
-                             [&](int e1, int e2) { edgePairs.push_back({e1, e2}); });
+      const auto& edges = (*faces_)[d1].edges;
+      forEachOverlappingPair(trees_[d1].edges(), trees_[d2].edges(), Pose{}, maxReach_, [&](int e1, int e2) {
+        // Within one body, each pair once and not two edges sharing a node.
+        if (self && (e1 >= e2 || edges[e1][0] == edges[e2][0] || edges[e1][0] == edges[e2][1] ||
+                     edges[e1][1] == edges[e2][0] || edges[e1][1] == edges[e2][1]))
+          return;
+        edgePairs.push_back({e1, e2});
+      });
       std::sort(edgePairs.begin(), edgePairs.end());
       for (const auto& [e1, e2] : edgePairs) {
         DeformableConstraint c;

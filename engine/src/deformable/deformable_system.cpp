@@ -133,6 +133,7 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
   DeformableContacts::SurfaceFaces faces;
   faces.mu = mu;
+  faces.selfCollision = d.selfCollision;
   faces.firstSurface = static_cast<int>(surface_.size());
   faces.numSurface = static_cast<int>(entry.boundary.vertices.size());
   for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});

@@ -309,7 +309,8 @@ void readNodes(const ObjectReader& deformable, const std::string& source, Deform
 
 DeformableDesc readDeformable(const ObjectReader& body, const std::string& source) {
   const ObjectReader object(body.raw("deformable"), body.keyPath("deformable"), source,
-                            {"model", "youngs_modulus", "poisson_ratio", "damping", "max_tet_volume", "pinned", "nodes"});
+                            {"model", "youngs_modulus", "poisson_ratio", "damping", "max_tet_volume", "pinned",
+                             "self_collision", "nodes"});
   DeformableDesc desc;
   if (object.has("model")) desc.model = deformableModelAt(object, "model");
   if (object.has("youngs_modulus")) desc.youngsModulus = object.positive("youngs_modulus");
@@ -324,6 +325,7 @@ DeformableDesc readDeformable(const ObjectReader& body, const std::string& sourc
   if (object.has("damping")) readDamping(object, desc);
   if (object.has("max_tet_volume")) desc.maxTetVolume = object.positive("max_tet_volume");
   if (object.has("pinned")) desc.pinned = readPinnedBox(object, source);
+  if (object.has("self_collision")) desc.selfCollision = object.flag("self_collision");
   if (object.has("nodes")) readNodes(object, source, desc);
   return desc;
 }

@@ -44,7 +44,8 @@ void writeMaterial(const MaterialOverride& material, json& body) {
 namespace scene_json_write {
 
 // A deformable body's material is written in full, like the rest of the body; max_tet_volume and
-// pinned only when set, because unset means "derived from the solid's volume" and "nothing pinned".
+// pinned only when set, because unset means "derived from the solid's volume" and "nothing pinned";
+// self_collision only when on.
 json deformableToJson(const DeformableDesc& deformable) {
   json out = {{"model", deformableModelName(deformable.model)},
               {"youngs_modulus", deformable.youngsModulus},
@@ -53,6 +54,7 @@ json deformableToJson(const DeformableDesc& deformable) {
   if (deformable.maxTetVolume) out["max_tet_volume"] = *deformable.maxTetVolume;
   if (deformable.pinned)
     out["pinned"] = {{"min", toJson(deformable.pinned->min)}, {"max", toJson(deformable.pinned->max)}};
+  if (deformable.selfCollision) out["self_collision"] = true;
   if (!deformable.nodePositions.empty()) {
     json positions = json::array(), velocities = json::array();
     for (const Vec3& x : deformable.nodePositions) positions.push_back(toJson(x));
