@@ -1,6 +1,7 @@
 #include "deformable/deformable_contacts.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -147,7 +148,6 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
     rigidEdges_[b] = deformable_contacts_impl::rigidEdges(bodies[b]);
   }
   if (trees_.size() != faces.size()) buildSurfaceTrees();
-  candidates_.clear();
   pairs_.clear();
   reach_.resize(surface.size());
   surfaceBody_.resize(surface.size());
@@ -159,34 +159,12 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
     reach_[s] = 3.0 * travel + kMargin;
   }
   fitSurfaceTrees();
-  for (const int b : colliders_) {
-    const Body& body = bodies[b];
-    const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(rigidReach_[b]);
-    std::vector<int> near;
-    for (int d = 0; d < static_cast<int>(faces.size()); ++d)
-      trees_[d].vertices().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int i) {
-        const int s = faces[d].firstSurface + i;
-        if (box.inflated(reach_[s]).contains(position(s))) near.push_back(s);
-      });
-    std::sort(near.begin(), near.end());  // in surface order, whatever the trees' shapes
-    for (const int s : near) candidates_.push_back({s, b, false});
-  }
-  // A constraint for every candidate within its reach: the solve activates those the step closes.
-  for (Candidate& candidate : candidates_) {
-    DeformableConstraint c;
-    const double reach = reach_[candidate.surface] + rigidReach_[candidate.body];
-    if (!linearize(candidate.surface, candidate.body, velocities, 0.0, reach, c)) continue;
-    candidate.constrained = true;
-    addConstraint(candidate.surface, candidate.body, c, problem);
-  }
   maxReach_ = kMargin;
   for (const double r : reach_) maxReach_ = std::max(maxReach_, r);
   bodyReach_.assign(faces.size(), kMargin);
   for (std::size_t d = 0; d < faces.size(); ++d)
     for (int i = 0; i < faces[d].numSurface; ++i) bodyReach_[d] = std::max(bodyReach_[d], reach_[faces[d].firstSurface + i]);
-  addRigidVertexConstraints(problem);
-  addEdgeConstraints(problem);
-  addRoundFaceConstraints(problem);
+  for (const int b : colliders_) addRigidBodyConstraints(b, {}, problem);
   addDeformablePairConstraints(problem);
   addRigidPairConstraints(problem);
   updateSimilarity(problem);
@@ -211,8 +189,10 @@ Vec3 DeformableContacts::addRigidSide(const RigidAt& at, const Vec3& p, double w
                                       DeformableConstraint& out) const {
   const Vec3 pointVelocity = at.pointVelocity(p);
   if (at.index >= 0) {
-    DeformableConstraint::RigidTerm& term = out.rigid[out.rigid[0].body < 0 ? 0 : 1];
-    term = {at.index, weight, p - at.pose.position};
+    // A constraint joins at most two rigid bodies, each once.
+    const int slot = out.rigid[0].body < 0 ? 0 : 1;
+    assert(out.rigid[slot].body < 0 && out.rigid[0].body != at.index);
+    out.rigid[slot] = {at.index, weight, p - at.pose.position};
     return p - w * dt_ * pointVelocity;
   }
   // The obstacle is at its end-of-step pose: a sticking contact moves with it,
@@ -222,28 +202,64 @@ Vec3 DeformableContacts::addRigidSide(const RigidAt& at, const Vec3& p, double w
   return p;
 }
 
-void DeformableContacts::addEdgeConstraints(DeformableProblem& problem) {
+int DeformableContacts::addRigidBodyConstraints(int b, const std::vector<Pair>& known, DeformableProblem& problem) {
   const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
+  const Body& body = (*bodies_)[b];
+  const double reach = maxReach_ + rigidReach_[b];
+  const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(rigidReach_[b]);
+  int added = 0;
+  const auto add = [&](const Pair& pair, const DeformableConstraint& c) {
+    if (std::binary_search(known.begin(), known.end(), pair)) return;
+    problem.constraints.push_back(c);
+    pairs_.push_back(pair);
+    ++added;
+  };
   const std::span<const Vec3> axes = kdopAxes(kdop_);
+  const int axisCount = static_cast<int>(axes.size());
   std::vector<int> near;
-  for (const int b : colliders_) {
+  for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
+    // Surface vertices whose boxes, extended by their reach, overlap the body's (sec. 5.1).
+    near.clear();
+    trees_[d].vertices().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int i) {
+      const int s = (*faces_)[d].firstSurface + i;
+      if (box.inflated(reach_[s]).contains(position(s))) near.push_back(s);
+    });
+    std::sort(near.begin(), near.end());  // in surface order, whatever the trees' shapes
+    for (const int s : near) {
+      DeformableConstraint c;
+      if (linearize(s, b, still, 0.0, reach_[s] + rigidReach_[b], c)) add({s, b, -1, -1}, c);
+    }
+    // The body's vertices against the nearest faces.
+    for (int i = 0; i < static_cast<int>(rigidVertices_[b].size()); ++i) {
+      DeformableConstraint c;
+      if (linearizeRigidVertex(b, i, d, still, 0.0, reach, c)) add({-1, b, i, d}, c);
+    }
+    // The body's edges against the surface edges near them.
     const std::vector<Segment>& edges = rigidEdges_[b];
-    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
-      for (int r = 0; r < static_cast<int>(edges.size()); ++r) {
-        const std::array<Vec3, 2> ends{edges[r].start, edges[r].end};
-        near.clear();
-        trees_[d].edges().forEachOverlapping(kdopOfPoints(axes, ends).inflated(maxReach_ + rigidReach_[b], static_cast<int>(axes.size())),
-                                             [&](int e) { near.push_back(e); });
-        std::sort(near.begin(), near.end());
-        for (const int e : near) {
-          DeformableConstraint c;
-          if (!linearizeEdges(b, r, d, e, still, 0.0, maxReach_ + rigidReach_[b], c)) continue;
-          problem.constraints.push_back(c);
-          pairs_.push_back({-1, b, -1, d, r, e});
-        }
+    for (int r = 0; r < static_cast<int>(edges.size()); ++r) {
+      const std::array<Vec3, 2> ends{edges[r].start, edges[r].end};
+      near.clear();
+      trees_[d].edges().forEachOverlapping(kdopOfPoints(axes, ends).inflated(reach, axisCount),
+                                           [&](int e) { near.push_back(e); });
+      std::sort(near.begin(), near.end());
+      for (const int e : near) {
+        DeformableConstraint c;
+        if (linearizeEdges(b, r, d, e, still, 0.0, reach, c)) add({-1, b, -1, d, r, e}, c);
+      }
+    }
+    // A round body's surface against the faces under it.
+    if (std::holds_alternative<SphereShape>(body.shape) || std::holds_alternative<CapsuleShape>(body.shape)) {
+      near.clear();
+      trees_[d].faces().forEachOverlapping(deformable_contacts_impl::boxKdop(box.inflated(maxReach_)),
+                                           [&](int f) { near.push_back(f); });
+      std::sort(near.begin(), near.end());
+      for (const int f : near) {
+        DeformableConstraint c;
+        if (linearizeRoundFace(b, d, f, still, 0.0, reach, c)) add({.body = b, .deformable = d, .face = f}, c);
       }
     }
   }
+  return added;
 }
 
 bool DeformableContacts::edgeCrossing(const Segment& first, const Segment& second, double reach, EdgeCrossing& out) {
@@ -284,43 +300,6 @@ bool DeformableContacts::linearizeEdges(int body, int edge, int d, int e, const 
   return true;
 }
 
-void DeformableContacts::addRigidVertexConstraints(DeformableProblem& problem) {
-  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
-  for (const int b : colliders_) {
-    const std::vector<Vec3>& vertices = rigidVertices_[b];
-    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
-      for (int i = 0; i < static_cast<int>(vertices.size()); ++i) {
-        DeformableConstraint c;
-        if (!linearizeRigidVertex(b, i, d, still, 0.0, maxReach_ + rigidReach_[b], c)) continue;
-        problem.constraints.push_back(c);
-        pairs_.push_back({-1, b, i, d});
-      }
-    }
-  }
-}
-
-void DeformableContacts::addRoundFaceConstraints(DeformableProblem& problem) {
-  const Eigen::VectorXd still = Eigen::VectorXd::Zero(positions_->size());
-  std::vector<int> near;
-  for (const int b : colliders_) {
-    const Body& body = (*bodies_)[b];
-    if (!std::holds_alternative<SphereShape>(body.shape) && !std::holds_alternative<CapsuleShape>(body.shape)) continue;
-    const double reach = maxReach_ + rigidReach_[b];
-    const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(reach);
-    for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
-      near.clear();
-      trees_[d].faces().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int f) { near.push_back(f); });
-      std::sort(near.begin(), near.end());
-      for (const int f : near) {
-        DeformableConstraint c;
-        if (!linearizeRoundFace(b, d, f, still, 0.0, reach, c)) continue;
-        problem.constraints.push_back(c);
-        pairs_.push_back({.body = b, .deformable = d, .face = f});
-      }
-    }
-  }
-}
-
 bool DeformableContacts::linearizeRoundFace(int body, int d, int f, const Eigen::VectorXd& v, double w, double reach,
                                             DeformableConstraint& out) const {
   using namespace deformable_contacts_impl;
@@ -343,13 +322,14 @@ bool DeformableContacts::linearizeRoundFace(int body, int d, int f, const Eigen:
   const Vec3 weights = barycentric(q.point, a, b, c);
   constexpr double kCorner = 1e-6;  // a vertex's own pair holds at the face's corners
   if (weights.maxCoeff() >= 1.0 - kCorner) return false;
-  const Vec3 faceNormal = (b - a).cross(c - a).normalized();
   const Vec3 away = core - q.point;
   if ((away.norm() - radius) > reach) return false;
-  // From the face towards the core; the face's own normal for a core on the face's plane or behind it.
-  const Vec3 n = away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
-  const Vec3 start = weights[0] * positions_->segment<3>(3 * face[0]) + weights[1] * positions_->segment<3>(3 * face[1]) +
-                     weights[2] * positions_->segment<3>(3 * face[2]);
+  // From the face towards the core. A core beside or behind the face's plane (a ball beyond the end
+  // of a mat, over the mat's end face) is not in front of this face: the faces it is in front of
+  // hold it there, and this one would kick it through the plane.
+  if (!(away.dot(faceNormal(d, f, v, w)) > 0.0)) return false;
+  const Vec3 n = away.normalized();
+  const Vec3 start = faceAtStart(face, weights);
   out.frame = frameAround(n);
   out.node = {face[0], face[1], face[2], -1};
   out.weight = {-weights[0], -weights[1], -weights[2], 0.0};
@@ -372,40 +352,37 @@ bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::Vect
   const auto& face = faces[nearest.primitive];
   const Vec3 a = at(face[0]), b = at(face[1]), c = at(face[2]);
   const TrianglePoint q = closestPointOnTriangle(point, a, b, c);
-  const Vec3 faceNormal = (b - a).cross(c - a).normalized();
+  const Vec3 planeNormal = (b - a).cross(c - a).normalized();
   const Vec3 away = point - q.point;
   out.face = nearest.primitive;
   out.point = q.point;
   out.weights = barycentric(q.point, a, b, c);
-  out.normal = !q.interior && away.dot(faceNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : faceNormal;
+  out.normal = !q.interior && away.dot(planeNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : planeNormal;
   return true;
 }
 
+Vec3 DeformableContacts::faceNormal(int d, int f, const Eigen::VectorXd& v, double w) const {
+  const auto& face = (*faces_)[d].faces[f];
+  const Vec3 a = nodeAt(face[0], v, w);
+  return (nodeAt(face[1], v, w) - a).cross(nodeAt(face[2], v, w) - a).normalized();
+}
+
 Vec3 DeformableContacts::edgeOutward(int d, int e, const Eigen::VectorXd& v, double w) const {
-  const auto at = [&](int node) { return nodeAt(node, v, w); };
   Vec3 outward = Vec3::Zero();
-  for (const int f : (*faces_)[d].edgeFaces[e]) {
-    if (f < 0) continue;
-    const auto& face = (*faces_)[d].faces[f];
-    outward += (at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized();
-  }
+  for (const int f : (*faces_)[d].edgeFaces[e])
+    if (f >= 0) outward += faceNormal(d, f, v, w);
   return outward;
 }
 
 bool DeformableContacts::withinEdgeNormals(int d, int e, const Vec3& n, const Eigen::VectorXd& v, double w) const {
-  const auto at = [&](int node) { return nodeAt(node, v, w); };
-  const auto faceNormal = [&](int f) {
-    const auto& face = (*faces_)[d].faces[f];
-    return Vec3((at(face[1]) - at(face[0])).cross(at(face[2]) - at(face[0])).normalized());
-  };
   const auto [f1, f2] = (*faces_)[d].edgeFaces[e];
   if (f1 < 0) return true;
-  const Vec3 first = faceNormal(f1);
+  const Vec3 first = faceNormal(d, f1, v, w);
   if (f2 < 0) return n.dot(first) >= -std::sin(kEdgeNormalSlack);  // an open surface's rim: its face's side
   // Angles about the edge, from the first face's normal: the second's turn and n's.
   const auto [i, j] = (*faces_)[d].edges[e];
-  const Vec3 across = (at(j) - at(i)).normalized().cross(first);
-  const Vec3 second = faceNormal(f2);
+  const Vec3 across = (nodeAt(j, v, w) - nodeAt(i, v, w)).normalized().cross(first);
+  const Vec3 second = faceNormal(d, f2, v, w);
   const double turn = std::atan2(second.dot(across), second.dot(first)), angle = std::atan2(n.dot(across), n.dot(first));
   return std::min(0.0, turn) - kEdgeNormalSlack <= angle && angle <= std::max(0.0, turn) + kEdgeNormalSlack;
 }
@@ -420,8 +397,7 @@ bool DeformableContacts::linearizeRigidVertex(int body, int vertexIndex, int d, 
   const auto& face = (*faces_)[d].faces[q.face];
   const Vec3& n = q.normal;
   // The face point at the step's start with these weights: the constraint n . (p - q - dt sum w v) >= 0.
-  const Vec3 start = q.weights[0] * positions_->segment<3>(3 * face[0]) + q.weights[1] * positions_->segment<3>(3 * face[1]) +
-                     q.weights[2] * positions_->segment<3>(3 * face[2]);
+  const Vec3 start = faceAtStart(face, q.weights);
   out.frame = frameAround(n);
   out.node = {face[0], face[1], face[2], -1};
   out.weight = {-q.weights[0], -q.weights[1], -q.weights[2], 0.0};
@@ -450,11 +426,6 @@ bool DeformableContacts::linearize(int s, int body, const Eigen::VectorXd& v, do
   return true;
 }
 
-void DeformableContacts::addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem) {
-  problem.constraints.push_back(c);
-  pairs_.push_back({s, body, -1, -1});
-}
-
 int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) {
   int added = 0;
   // Candidates not within reach at the start, and vertices that travel farther than their candidates
@@ -467,7 +438,8 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && pair.body == b);
       DeformableConstraint c;
       if (known || !linearize(s, b, Eigen::VectorXd::Zero(v.size()), 0.0, travel + rigidReach_[b], c)) continue;
-      addConstraint(s, b, c, problem);
+      problem.constraints.push_back(c);
+      pairs_.push_back({s, b, -1, -1});
       ++added;
     }
     // Against the other deformable bodies' faces (and its own, with self-collision).
@@ -483,12 +455,31 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
     }
     reach_[s] = travel;
   }
+  // A coupled body that the solve speeds up beyond the reach its pairs were found for searches again
+  // with the travel v gives it.
+  std::vector<Pair> known;
+  for (const int b : colliders_) {
+    const int j = rigidIndex_[b];
+    if (j < 0) continue;
+    const Body& body = (*bodies_)[b];
+    const double speed = v.segment<3>(3 * (firstRigidNode_ + 2 * j)).norm() +
+                         v.segment<3>(3 * (firstRigidNode_ + 2 * j + 1)).norm() * boundingRadius(body.shape);
+    const double travel = dt_ * speed + kMargin;
+    if (travel <= rigidReach_[b]) continue;
+    rigidReach_[b] = travel;
+    if (known.empty()) {
+      known = pairs_;
+      std::sort(known.begin(), known.end());
+    }
+    added += addRigidBodyConstraints(b, known, problem);
+  }
   if (added > 0) updateSimilarity(problem);
   return added;
 }
 
 bool DeformableContacts::linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach,
                                        DeformableConstraint& out) const {
+  if (pair.rigidPair()) return false;  // the narrowphase's points hold for the step
   if (pair.rigidVertex >= 0) return linearizeRigidVertex(pair.body, pair.rigidVertex, pair.deformable, v, w, reach, out);
   if (pair.rigidEdge >= 0) return linearizeEdges(pair.body, pair.rigidEdge, pair.deformable, pair.edge, v, w, reach, out);
   if (pair.face >= 0) return linearizeRoundFace(pair.body, pair.deformable, pair.face, v, w, reach, out);
@@ -532,6 +523,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     DeformableConstraint next;
     bool found = false;
     for (double w = 1.0; w > 1.0 / 64.0; w *= 0.5) {
+      next = DeformableConstraint{};  // the linearizations add to c_t and fill rigid terms
       if (!linearizePair(pair, v, w, reach, next)) {
         // Sec. 3.3: a contact point that slid off its edge leaves the system.
         if (edgePair && w == 1.0) {

@@ -131,6 +131,13 @@ class DeformableContacts final : public ConstraintUpdater {
   const std::vector<Pair>& pairs() const { return pairs_; }  // one per constraint
 
  private:
+  // The point with barycentric `weights` on `face` (global nodes) at the step's start.
+  Vec3 faceAtStart(const std::array<int, 3>& face, const Vec3& weights) const {
+    return weights[0] * positions_->segment<3>(3 * face[0]) + weights[1] * positions_->segment<3>(3 * face[1]) +
+           weights[2] * positions_->segment<3>(3 * face[2]);
+  }
+  // Face f of deformable body d with its nodes at x + w dt v: its unit outward normal.
+  Vec3 faceNormal(int d, int f, const Eigen::VectorXd& v, double w) const;
   // Node `node` at x + w dt v (x its position at the step's start).
   Vec3 nodeAt(int node, const Eigen::VectorXd& v, double w) const {
     return positions_->segment<3>(3 * node) + w * dt_ * v.segment<3>(3 * node);
@@ -196,11 +203,6 @@ class DeformableContacts final : public ConstraintUpdater {
   void updateSimilarity(DeformableProblem& problem) const;
   // The two world bodies a constraint joins (lower first), for the rigid rule of updateSimilarity.
   std::pair<int, int> bodiesOf(const Pair& pair) const;
-  struct Candidate {
-    int surface = 0;
-    int body = 0;
-    bool constrained = false;
-  };
   // A rigid body where the iterate v moves it by w of the step: a coupled body's pose at the step's
   // start advanced by w dt (u, w) and its velocities in v (`index` its rigid body in the problem);
   // an obstacle as it is, at its end-of-step pose (index -1).
@@ -226,7 +228,6 @@ class DeformableContacts final : public ConstraintUpdater {
   // faces' paths from x to x + dt v (0 <= w <= 1).
   bool linearizeRigidVertex(int body, int vertex, int d, const Eigen::VectorXd& v, double w, double reach,
                             DeformableConstraint& out) const;
-  void addRigidVertexConstraints(DeformableProblem& problem);
   void buildSurfaceTrees();
   // The trees to the surfaces at the step's start: vertices inflated by their reach.
   void fitSurfaceTrees();
@@ -235,7 +236,12 @@ class DeformableContacts final : public ConstraintUpdater {
   // edge (the vertex pairs hold there), or the edges are parallel.
   bool linearizeEdges(int body, int edge, int d, int e, const Eigen::VectorXd& v, double w, double reach,
                       DeformableConstraint& out) const;
-  void addEdgeConstraints(DeformableProblem& problem);
+  // Rigid body b's constraints with the deformable surfaces within its reach (rigidReach_, and the
+  // vertices' reach_): its candidate surface vertices (sec. 5.1: boxes extended by three times the
+  // travel), its vertices against the nearest faces, its edges against the surface edges near
+  // them, and a sphere's or capsule's surface against the faces under it. Pairs in `known`
+  // (sorted) are skipped. Returns how many it appended.
+  int addRigidBodyConstraints(int b, const std::vector<Pair>& known, DeformableProblem& problem);
   // Face f of deformable body d against the round surface of `body` (a sphere or a capsule), both at
   // x + w dt v: the point of the face nearest the shape's core (its centre or axis) and the shape's
   // surface point over it, n from the face towards the core, as a rigid vertex on the face:
@@ -243,16 +249,15 @@ class DeformableContacts final : public ConstraintUpdater {
   // vertex's own pair holds there), farther than `reach` from the surface, or the shape is not round.
   bool linearizeRoundFace(int body, int d, int f, const Eigen::VectorXd& v, double w, double reach,
                           DeformableConstraint& out) const;
-  void addRoundFaceConstraints(DeformableProblem& problem);
   // Contacts of coupled rigid bodies with each other and with obstacles, from the rigid narrowphase
   // at the step's start (rigid_pair_contacts.cpp). They are not re-linearized in the solve.
   void addRigidPairConstraints(DeformableProblem& problem);
   Vec3 position(int s) const { return positions_->segment<3>(3 * (*surface_)[s].node); }
-  void addConstraint(int s, int body, const DeformableConstraint& c, DeformableProblem& problem);
 
   const std::vector<Body>* bodies_ = nullptr;
   const MeshModelCache* meshes_ = nullptr;
-  // begin()'s arguments, which the caller keeps until the step's solve is over.
+  // begin()'s arguments (those by pointer the caller keeps until the step's solve is over) and what
+  // begin() derives from them.
   std::vector<int> colliders_;   // the obstacles, then the coupled bodies
   std::vector<int> rigidIndex_;  // per world body: its rigid body in the problem (coupled), else -1
   // Per world body: how far a coupled body's points can move in the step (three times, as for the
@@ -271,7 +276,6 @@ class DeformableContacts final : public ConstraintUpdater {
   std::vector<double> bodyReach_;    // per deformable body: the largest reach of its surface vertices
   double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
-  std::vector<Candidate> candidates_;
   std::vector<Pair> pairs_;
   double dt_ = 0.0;
   double tolerance_ = 5e-6;

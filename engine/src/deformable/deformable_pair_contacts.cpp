@@ -15,9 +15,7 @@ bool DeformableContacts::linearizeVertexFace(int s, int d, const Eigen::VectorXd
   FacePoint q;
   if (!nearestFace(d, Vec3(start + w * dt_ * v.segment<3>(3 * m)), v, w, reach, q, m)) return false;
   const auto& face = (*faces_)[d].faces[q.face];
-  const Vec3 faceStart = q.weights[0] * positions_->segment<3>(3 * face[0]) +
-                         q.weights[1] * positions_->segment<3>(3 * face[1]) +
-                         q.weights[2] * positions_->segment<3>(3 * face[2]);
+  const Vec3 faceStart = faceAtStart(face, q.weights);
   // Within one body a vertex behind the face at the step's start is across the body from it (a
   // plate thinner than the reach), not in front of it: no constraint.
   if (d == surfaceBody_[s] && q.normal.dot(start - faceStart) < 0.0) return false;

@@ -120,8 +120,8 @@ class DeformableSystem {
   Eigen::VectorXd positions_, velocities_;  // 3 per node, all bodies, gathered for the step
   DeformableSolveReport report_;
   int numNodes_ = 0;
-  // The last step's constraint states and multipliers by (surface vertex, rigid body), sorted: the
-  // next step's constraints of the same pairs start from them (the kinetic friction's average and
+  // The last step's active constraint states and multipliers by their Pair, sorted: the next step's
+  // constraints of the same pairs start from them (the kinetic friction's average and
   // direction, sticking or sliding), as the rigid solves start from last step's impulses.
   struct Remembered {
     DeformableContacts::Pair pair;

@@ -24,9 +24,4 @@ inline std::optional<RigidSurfacePoint> nearestRigidSurfacePoint(const Body& bod
   return nearestRigidSurfacePoint(body.shape, {body.position, body.rotation()}, meshes, point, reach);
 }
 
-// Velocity of the body's material point at `point` (world): v + w x (point - centre of mass).
-inline Vec3 rigidPointVelocity(const Body& body, const Vec3& point) {
-  return body.velocity + body.angularVelocity.cross(point - body.position);
-}
-
 }  // namespace contactlab

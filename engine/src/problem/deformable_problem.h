@@ -35,7 +35,7 @@ struct DeformableConstraint {
   std::array<int, 4> node{-1, -1, -1, -1};  // global node indices; -1: unused
   std::array<double, 4> weight{0.0, 0.0, 0.0, 0.0};
   std::array<RigidTerm, 2> rigid{};
-  Mat3 frame = Mat3::Identity();  // columns n, t1, t2; n points towards the side whose nodes have weight > 0
+  Mat3 frame = Mat3::Identity();  // columns n, t1, t2; n points towards the side of weight > 0 (nodes and rigid terms)
   double cn = 0.0;                // right side of eq. 7: -d_{k,n} plus dt n . (velocity of the other side's point)
   Vec2 ct = Vec2::Zero();         // tangential right side c_{k,t} (0 for a persistent contact of static sides)
   double mu = 0.0;                // Coulomb friction coefficient
@@ -44,9 +44,9 @@ struct DeformableConstraint {
 
 // The unknowns are 3 per node: first the FEM nodes' velocities, then two nodes per rigid body of a
 // mixed island, its linear velocity u (A block m I, b = m u + dt m g) and its angular velocity w
-// (A block the world inertia I, b = I w - dt w x I w): the rigid body's own explicit-Euler step,
-// which the constraints' forces join as they join the nodes' (see docs/deformable.md, "Rigid
-// bodies in the same solve").
+// (A block the world inertia I, b = I w_free, w_free the torque-free turn of free_rotation.h): the
+// rigid body's own step, which the constraints' forces join as they join the nodes' (see
+// docs/deformable.md, "Rigid bodies in the same solve").
 struct DeformableProblem {
   double dt = 0.0;
   BlockSparseMatrix3 A;  // 3x3 block per node pair: M + dt C + dt^2 K (eq. 4), symmetric positive definite
@@ -55,7 +55,6 @@ struct DeformableProblem {
   int firstRigidNode = 0;  // the FEM nodes come first, then two per rigid body
 
   int numNodes() const { return A.blockRows(); }
-  int numRigidBodies() const { return (numNodes() - firstRigidNode) / 2; }
   int linearNode(int rigidBody) const { return firstRigidNode + 2 * rigidBody; }
   int angularNode(int rigidBody) const { return firstRigidNode + 2 * rigidBody + 1; }
   int numConstraints() const { return static_cast<int>(constraints.size()); }
@@ -67,8 +66,8 @@ class ConstraintUpdater {
  public:
   virtual ~ConstraintUpdater() = default;
   // Line 25 (sec. 5.2): appends a constraint for each candidate pair that the node velocities v would
-  // make collide in this step and that has none yet; returns how many it appended. The solver starts
-  // them active.
+  // make collide in this step and that has none yet; returns how many it appended. The solver
+  // evaluates them at once, activating those v violates.
   virtual int addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) = 0;
   // Line 27 (sec. 3.3, eq. 21): re-linearizes each constraint at the positions v leads to (normal,
   // weights, c), retiring those whose point slid off its feature (all nodes set to -1); `active`
@@ -78,7 +77,7 @@ class ConstraintUpdater {
 };
 
 // The constraint's three rows (normal, t1, t2; eq. 7) times the node velocities v (3 per node):
-// dt * sum_i weight_i frame^T v_node(i).
+// dt frame^T (sum_i weight_i v_node(i) + sum over rigid terms weight (u + w x arm)).
 Vec3 constraintRowsTimes(const DeformableProblem& problem, int k, const Eigen::VectorXd& v);
 // The same for a constraint not (yet) in the problem, over the problem's nodes.
 Vec3 constraintRowsTimes(const DeformableProblem& problem, const DeformableConstraint& c, const Eigen::VectorXd& v);

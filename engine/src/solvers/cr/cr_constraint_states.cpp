@@ -1,5 +1,6 @@
 #include "solvers/cr/cr_constraint_states.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace contactlab {
@@ -50,7 +51,9 @@ void updateKineticFriction(double mu, double lambda, const Vec2& sliding, const 
         // leaves can swing from one side of delta to the other (a rigid body's contacts pushing
         // each other's sliding round), and the fixed step would swing delta with it forever.
         const int turn = state.direction.x() * against.y() - state.direction.y() * against.x() > 0.0 ? 1 : -1;
-        if (state.lastTurn != 0 && turn != state.lastTurn) state.realignScale *= 0.5;
+        constexpr double kSmallestRealignScale = 1.0 / 64.0;  // delta still turns, if slowly
+        if (state.lastTurn != 0 && turn != state.lastTurn)
+          state.realignScale = std::max(kSmallestRealignScale, 0.5 * state.realignScale);
         state.lastTurn = turn;
         const double step = settings.realignStep * state.realignScale;
         state.direction = unitOrZero(state.direction + step * (against - state.direction));
