@@ -2,6 +2,7 @@
 #include "bench_deformable.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -66,9 +67,21 @@ std::vector<std::string> deformableSolverList(std::string_view text) {
 DeformableBenchRow measureDeformable(const DeformableBenchScene& bench, const WorldSettings& settings) {
   World world(bench.scene, settings);
   double deepest = 0.0;
+  // A pile's thousand steps can take hours: every kProgressSteps steps a line on stderr says how far
+  // the run is and how long its steps take.
+  constexpr int kProgressSteps = 100;
+  const int total = bench.warmup + bench.steps;
+  const auto start = std::chrono::steady_clock::now();
+  const auto progress = [&](int done) {
+    if (done % kProgressSteps != 0 || done == total) return;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::fprintf(stderr, "%s %s: step %d of %d, %.3f s per step so far\n", bench.name.c_str(),
+                 settings.deformable.solver.c_str(), done, total, seconds / done);
+  };
   for (int step = 0; step < bench.warmup; ++step) {
     world.step();
     deepest = std::max(deepest, world.lastMetrics().maxPenetration);
+    progress(step + 1);
   }
 
   DeformableBenchRow row{bench.name, bench_deformable::paramsText(bench.params), settings.deformable.solver,
@@ -89,6 +102,7 @@ DeformableBenchRow measureDeformable(const DeformableBenchScene& bench, const Wo
     relinearizations.push_back(metrics.deformable.relinearizations);
     changes.push_back(metrics.deformable.activeSetChanges);
     deepest = std::max(deepest, metrics.maxPenetration);
+    progress(bench.warmup + step + 1);
   }
   row.deepest = deepest;
   row.stepS = lowerMedian(stepS);
