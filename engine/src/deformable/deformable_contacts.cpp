@@ -174,7 +174,7 @@ DeformableContacts::RigidAt DeformableContacts::rigidAt(int body, const Eigen::V
   const Body& b = (*bodies_)[body];
   const int j = rigidIndex_[body];
   if (j < 0) return {{b.position, b.rotation()}, b.velocity, b.angularVelocity, -1};
-  const Vec3 u = v.segment<3>(3 * (firstRigidNode_ + 2 * j)), omega = v.segment<3>(3 * (firstRigidNode_ + 2 * j + 1));
+  const Vec3 u = v.segment<3>(3 * linearNode(j)), omega = v.segment<3>(3 * angularNode(j));
   const Quat turned = rotateByAngularVelocity(b.orientation, omega, w * dt_);
   return {{b.position + w * dt_ * u, turned.toRotationMatrix()}, u, omega, j};
 }
@@ -462,8 +462,8 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
     const int j = rigidIndex_[b];
     if (j < 0) continue;
     const Body& body = (*bodies_)[b];
-    const double speed = v.segment<3>(3 * (firstRigidNode_ + 2 * j)).norm() +
-                         v.segment<3>(3 * (firstRigidNode_ + 2 * j + 1)).norm() * boundingRadius(body.shape);
+    const double speed = v.segment<3>(3 * linearNode(j)).norm() +
+                         v.segment<3>(3 * angularNode(j)).norm() * boundingRadius(body.shape);
     const double travel = dt_ * speed + kMargin;
     if (travel <= rigidReach_[b]) continue;
     rigidReach_[b] = travel;

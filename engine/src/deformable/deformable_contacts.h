@@ -264,6 +264,9 @@ class DeformableContacts final : public ConstraintUpdater {
   // vertices' reach), 0 for the others.
   std::vector<double> rigidReach_;
   int firstRigidNode_ = 0;  // the problem's
+  // Rigid body j's nodes, numbered as DeformableProblem::linearNode and angularNode number them.
+  int linearNode(int j) const { return firstRigidNode_ + 2 * j; }
+  int angularNode(int j) const { return firstRigidNode_ + 2 * j + 1; }
   const std::vector<SurfaceNode>* surface_ = nullptr;
   const std::vector<SurfaceFaces>* faces_ = nullptr;
   const Eigen::VectorXd* positions_ = nullptr;  // 3 per node, at the step's start
