@@ -508,6 +508,9 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     // there (Alg. 1, line 25: the state must be collision-free): a vertex that slides off the face
     // it was linearized on, over an edge, into the next face, still clears the first face's plane.
     if (!active[k] && !violatedAtEnd(pair, v, problem)) continue;
+    // An active one, where the end of the step holds it within epsilon_2 of touching (sec. 3.3:
+    // "until, for each active constraint, 0 < C_k(x) < epsilon_2").
+    if (active[k] && settledAtEnd(pair, v, problem)) continue;
     const bool edgePair = pair.edge >= 0;
     const bool onRigid = pair.againstRigid() && pair.surface >= 0;  // a deformable vertex against the rigid surface
     double longestMove = 0.0;
@@ -554,6 +557,12 @@ bool DeformableContacts::violatedAtEnd(const Pair& pair, const Eigen::VectorXd& 
   DeformableConstraint end;
   if (!linearizePair(pair, v, 1.0, kMargin, end)) return false;
   return constraintRowsTimes(problem, end, v)[0] - end.cn < -tolerance_;
+}
+
+bool DeformableContacts::settledAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const {
+  DeformableConstraint end;
+  if (!linearizePair(pair, v, 1.0, kMargin, end)) return false;
+  return std::abs(constraintRowsTimes(problem, end, v)[0] - end.cn) <= tolerance_;
 }
 
 std::pair<int, int> DeformableContacts::bodiesOf(const Pair& pair) const {

@@ -147,7 +147,8 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
     const double moved = compliant.tail<2>().cwiseProduct(forceChange).norm();
     const bool smallMove = moved <= settings.changeTolerance;
     const bool settled = forceChange.norm() <= kSmallForceChange * std::max(next.kineticForce.norm(), state.kineticForce.norm());
-    if (switching || !smallMove || (!settled && state.smallUpdates < kMostSmallUpdates)) {
+    const bool takeSmall = settings.smallForceUpdates && !settled && state.smallUpdates < kMostSmallUpdates;
+    if (switching || moved > settings.forceUpdateTolerance || (smallMove && takeSmall)) {
       ++changes;
       if (!switching && smallMove) ++next.smallUpdates;
       state = next;

@@ -41,6 +41,10 @@ struct CrStateSettings {
   double changeTolerance = 5e-6;  // epsilon_2: a change moving its rows by less than this is deferred (line 19)
   double realignAngle = 1.2 * 3.14159265358979323846 / 180.0;  // epsilon_theta (Alg. 3, line 6)
   double realignStep = 0.01;      // alpha_theta (Alg. 3, line 8)
+  // A kinetic force's update alone (no switch of state) is taken when it moves the rows by more than
+  // this (>= changeTolerance), or, with smallForceUpdates, when it changes the force itself enough.
+  double forceUpdateTolerance = 5e-6;
+  bool smallForceUpdates = true;
 };
 
 // Whether row r (0 normal, 1-2 friction) of a constraint in state `state` takes part in B: the normal
@@ -52,7 +56,8 @@ inline bool rowInSystem(const CrConstraintState& state, double mu, int r) {
 // Alg. 2 for every constraint: `rows` holds (g_k, s_k) per constraint (3 entries each), `multipliers`
 // (lambda_k, gamma_k) per constraint (3 each, the solver's y beyond the velocities; set to zero for
 // rows that leave B), `compliance` rowCompliance's values. A new activation is always kept; other
-// changes only when Z^-1 S_d [dlambda, dgamma + dgamma~] exceeds changeTolerance (line 19). Returns
+// switches only when Z^-1 S_d [dlambda, dgamma + dgamma~] exceeds changeTolerance (line 19), and a
+// kinetic force's update alone when it exceeds forceUpdateTolerance (or is a small update). Returns
 // how many constraints changed.
 int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd& rows,
                         const Eigen::VectorXd& compliance, const CrStateSettings& settings,

@@ -147,7 +147,15 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   // The rows' compliance changes only with the constraints (new ones, re-linearized ones).
   const auto constraintsChanged = [&]() { it.compliance = rowCompliance(problem, it.inverseDiagonalA); };
   constraintsChanged();
-  const auto evaluate = [&]() {
+  // In flight (line 13) a kinetic force is updated only where that moves its rows by more than the
+  // solve's current error on them, and not by the small updates: lambda there is still that of an
+  // unconverged iterate, and each update restarts the recurrence. Two kinetic contacts whose forces
+  // feed each other's lambda otherwise drifted by updates just over epsilon_2, one restart every
+  // two iterations, to the 20,000 iteration cap (a step of a pile of rings). At convergence (line
+  // 23) every update counts again, so the fixed point is the same.
+  const auto evaluate = [&](bool inFlight) {
+    stateSettings.forceUpdateTolerance = inFlight ? std::max(epsilon2, it.activeRowError()) : epsilon2;
+    stateSettings.smallForceUpdates = !inFlight;
     it.computeRows();
     const int changes = evaluateConstraints(problem, it.rows, it.compliance, stateSettings, states_,
                                             it.y.tail(3 * problem.numConstraints()));
@@ -166,7 +174,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   // at 0.7 m/s gained 8 % in friction at the paper's epsilon_1), and relative to the first residual
   // a warm-started step would be asked for ever more digits.
   const double scale = std::max((problem.b - it.Av).norm(), std::numeric_limits<double>::min());
-  evaluate();  // Alg. 1, line 6: the constraints' states at the start velocity
+  evaluate(false);  // Alg. 1, line 6: the constraints' states at the start velocity
   restart();
   // Re-linearizations and collision checks continue while they change something; each is followed
   // by a converged solve, so this bounds only a cycle between them.
@@ -201,7 +209,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       if (alpha > 0.0) {  // lines 12-13, at the interval of Alg. 2, line 2
         const double ratio = it.r.norm() / (epsilon1 * scale);
         const int interval = std::max(1, static_cast<int>(std::log2(std::max(ratio, 1.0)) / 3.0));
-        if (report.iterations % interval == 0) changes = evaluate();
+        if (report.iterations % interval == 0) changes = evaluate(true);
       }
       if (changes > 0) {
         restart();  // lines 19-21
@@ -224,7 +232,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     if (!converged && !localMinimum) continue;
     // Line 22 reached: make sure of the residual with a fresh product (the recurrences drift).
     problem.A.multiply(it.y.head(n3), it.Av, pool);
-    if (evaluate() > 0) {  // line 23
+    if (evaluate(false) > 0) {  // line 23
       // Counted as an iteration: at a local minimum the states can cycle without a CR step
       // between their changes, and the iteration cap must end that too.
       ++report.iterations;
@@ -239,13 +247,13 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       ++geometryRounds;
       const Eigen::VectorXd velocity = it.y.head(n3);
       const int before = problem.numConstraints();
-      if (updater->addCollisions(velocity, problem) > 0) {  // line 25
+        if (updater->addCollisions(velocity, problem) > 0) {  // line 25
         ++report.collisionRounds;
         states_.resize(problem.numConstraints());
         it.y.conservativeResize(n3 + 3 * problem.numConstraints());
         it.y.tail(3 * (problem.numConstraints() - before)).setZero();
         constraintsChanged();
-        evaluate();
+        evaluate(false);
         restart();
         continue;
       }
@@ -254,7 +262,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
         ++report.relinearizations;
         constraintsChanged();
-        evaluate();
+        evaluate(false);
         restart();
         continue;
       }
