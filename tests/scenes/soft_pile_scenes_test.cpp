@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solvers/cr/cr_solver.h"
 #include "support/test_scenes.h"
 
 namespace contactlab::soft_pile_scenes_test {
@@ -67,6 +68,19 @@ TEST(SoftPileScenes, ThirtyRingsConvergeEveryStepBelowTheIterationCap) {
     if (::testing::Test::HasFailure()) break;
   }
   RecordProperty("most_iterations", hardest);
+}
+
+// Ten bunnies landing on each other: no step's solve ends at the bound on geometry rounds. Vertices
+// sliding to and fro over the edge between two faces of a coarse bunny made each re-linearization's
+// solve give back the linearization before it, and steps with three constraints ran all 50 rounds
+// (deformable/deformable_contacts.cpp, `relinearize`).
+TEST(SoftPileScenes, TenBunniesNeverCycleThroughEveryGeometryRound) {
+  World world(buildBuiltinScene("bunnies", {{"count", 10}}, 1));
+  for (int step = 0; step < 230; ++step) {
+    world.step();
+    EXPECT_LT(world.lastMetrics().deformable.relinearizations, CrSolver::kMostGeometryRounds) << "step " << world.stepCount();
+    if (::testing::Test::HasFailure()) break;
+  }
 }
 
 }  // namespace contactlab::soft_pile_scenes_test

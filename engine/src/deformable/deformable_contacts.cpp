@@ -149,6 +149,7 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
   }
   if (trees_.size() != faces.size()) buildSurfaceTrees();
   pairs_.clear();
+  previous_.clear();
   reach_.resize(surface.size());
   surfaceBody_.resize(surface.size());
   for (std::size_t d = 0; d < faces.size(); ++d)
@@ -500,6 +501,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     for (SurfaceTrees& trees : trees_) trees.refitEdgesAndFaces(*positions_, move);
   }
   int changed = 0;
+  previous_.resize(pairs_.size());
   for (int k = 0; k < problem.numConstraints(); ++k) {
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
@@ -539,13 +541,20 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
       if (found) break;
     }
     if (!found) continue;
-    double weightChange = 0.0;
-    for (int i = 0; i < 4; ++i) weightChange += std::abs(next.weight[i] - current.weight[i]) + (next.node[i] != current.node[i]);
-    for (int i = 0; i < 2; ++i) weightChange += (next.rigid[i].arm - current.rigid[i].arm).norm() / (1.0 + current.rigid[i].arm.norm());
-    const double change = std::abs(next.cn - current.cn) + (next.ct - current.ct).norm() +
-                          ((next.frame.col(0) - current.frame.col(0)).norm() + weightChange) * longestMove;
-    if (change <= tolerance_) continue;
+    // How far apart two linearizations of this pair are, in metres over the step's travel.
+    const auto distance = [&](const DeformableConstraint& a, const DeformableConstraint& b) {
+      double weightChange = 0.0;
+      for (int i = 0; i < 4; ++i) weightChange += std::abs(a.weight[i] - b.weight[i]) + (a.node[i] != b.node[i]);
+      for (int i = 0; i < 2; ++i) weightChange += (a.rigid[i].arm - b.rigid[i].arm).norm() / (1.0 + b.rigid[i].arm.norm());
+      return std::abs(a.cn - b.cn) + (a.ct - b.ct).norm() + ((a.frame.col(0) - b.frame.col(0)).norm() + weightChange) * longestMove;
+    };
+    if (distance(next, current) <= tolerance_) continue;
+    // Back to the linearization this one replaced: the solve with each gives the other (a vertex
+    // sliding to and fro over the edge between two faces, an edge pair's normal turning back and
+    // forth), a cycle that only the bound on geometry rounds ends. The pair keeps its present one.
+    if (previous_[k].node[0] >= 0 && distance(next, previous_[k]) <= tolerance_) continue;
     next.mu = current.mu;
+    previous_[k] = current;
     current = next;
     ++changed;
   }

@@ -283,6 +283,8 @@ class DeformableContacts final : public ConstraintUpdater {
   double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
   std::vector<Pair> pairs_;
+  // Per pair: the linearization its present one replaced in this step (node[0] < 0: none yet).
+  std::vector<DeformableConstraint> previous_;
   double dt_ = 0.0;
   double tolerance_ = 5e-6;
 };

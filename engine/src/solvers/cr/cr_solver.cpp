@@ -176,9 +176,6 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   const double scale = std::max((problem.b - it.Av).norm(), std::numeric_limits<double>::min());
   evaluate(false);  // Alg. 1, line 6: the constraints' states at the start velocity
   restart();
-  // Re-linearizations and collision checks continue while they change something; each is followed
-  // by a converged solve, so this bounds only a cycle between them.
-  constexpr int kMostGeometryRounds = 50;
   int geometryRounds = 0;
 
   while (report.iterations < settings.maxIterations) {

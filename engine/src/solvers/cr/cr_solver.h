@@ -22,6 +22,10 @@ class ThreadPool;
 
 class CrSolver {
  public:
+  // Re-linearizations and collision checks continue while they change something; each is followed
+  // by a converged solve, so this bounds only a cycle between them.
+  static constexpr int kMostGeometryRounds = 50;
+
   explicit CrSolver(CrPreconditioner preconditioner) : preconditionerKind_(preconditioner) {}
 
   // The states and multipliers (3 per constraint) the next solve starts from, one per constraint of
