@@ -244,7 +244,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       ++geometryRounds;
       const Eigen::VectorXd velocity = it.y.head(n3);
       const int before = problem.numConstraints();
-        if (updater->addCollisions(velocity, problem) > 0) {  // line 25
+      if (updater->addCollisions(velocity, problem) > 0) {  // line 25
         ++report.collisionRounds;
         states_.resize(problem.numConstraints());
         it.y.conservativeResize(n3 + 3 * problem.numConstraints());
