@@ -1,6 +1,7 @@
 #include "deformable/deformable_contacts.h"
 
 #include <algorithm>
+#include <optional>
 #include <cassert>
 #include <cmath>
 #include <limits>
@@ -509,10 +510,11 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     // An inactive constraint is re-linearized only where the end of the step would violate it
     // there (Alg. 1, line 25: the state must be collision-free): a vertex that slides off the face
     // it was linearized on, over an edge, into the next face, still clears the first face's plane.
-    if (!active[k] && !violatedAtEnd(pair, v, problem)) continue;
+    const std::optional<double> endGap = gapAtEnd(pair, v, problem);
+    if (!active[k] && !(endGap && *endGap < -tolerance_)) continue;
     // An active one, where the end of the step holds it within epsilon_2 of touching (sec. 3.3:
     // "until, for each active constraint, 0 < C_k(x) < epsilon_2").
-    if (active[k] && settledAtEnd(pair, v, problem)) continue;
+    if (active[k] && endGap && std::abs(*endGap) <= tolerance_) continue;
     const bool edgePair = pair.edge >= 0;
     const bool onRigid = pair.againstRigid() && pair.surface >= 0;  // a deformable vertex against the rigid surface
     double longestMove = 0.0;
@@ -562,16 +564,11 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
   return changed;
 }
 
-bool DeformableContacts::violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const {
+std::optional<double> DeformableContacts::gapAtEnd(const Pair& pair, const Eigen::VectorXd& v,
+                                                  const DeformableProblem& problem) const {
   DeformableConstraint end;
-  if (!linearizePair(pair, v, 1.0, kMargin, end)) return false;
-  return constraintRowsTimes(problem, end, v)[0] - end.cn < -tolerance_;
-}
-
-bool DeformableContacts::settledAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const {
-  DeformableConstraint end;
-  if (!linearizePair(pair, v, 1.0, kMargin, end)) return false;
-  return std::abs(constraintRowsTimes(problem, end, v)[0] - end.cn) <= tolerance_;
+  if (!linearizePair(pair, v, 1.0, kMargin, end)) return std::nullopt;
+  return constraintRowsTimes(problem, end, v)[0] - end.cn;
 }
 
 std::pair<int, int> DeformableContacts::bodiesOf(const Pair& pair) const {

@@ -39,6 +39,7 @@
 // from the rigid narrowphase (addRigidPairConstraints).
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -192,12 +193,9 @@ class DeformableContacts final : public ConstraintUpdater {
   void addDeformablePairConstraints(DeformableProblem& problem);
   // The constraint of `pair` linearized with the nodes at x + w dt v (sec. 3.3).
   bool linearizePair(const Pair& pair, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
-  // Whether the pair's constraint linearized at the end of the step, x + dt v, is violated there by
-  // more than the tolerance.
-  bool violatedAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const;
-  // Whether an active pair's constraint linearized at x + dt v holds its gap there within the
-  // tolerance of zero: re-linearizing it would change nothing the tolerance can see.
-  bool settledAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const;
+  // The gap of the pair's constraint linearized at the end of the step, x + dt v, there (negative:
+  // violated); none where the pair has no constraint within the margin there.
+  std::optional<double> gapAtEnd(const Pair& pair, const Eigen::VectorXd& v, const DeformableProblem& problem) const;
   // Z_k of sec. 3.4.1 for every constraint: 1 plus, for each other constraint sharing nodes with it,
   // the product over the shared nodes of (1 - |w_a,i - w_b,i|), times |n_a . n_b| (our addition:
   // rows along perpendicular normals, a vertex in a corner, are not duplicates).
