@@ -1,5 +1,7 @@
 #include "collision/triangle_geometry.h"
 
+#include <array>
+
 #include "collision/segment_geometry.h"
 
 namespace contactlab {
@@ -19,10 +21,16 @@ TrianglePoint closestPointOnTriangle(const Vec3& p, const Vec3& a, const Vec3& b
 
   TrianglePoint best{a, false};
   double bestDistance = -1.0;
-  for (const Segment& edge : {Segment{a, b}, Segment{b, c}, Segment{c, a}}) {
-    const Vec3 q = edge.at(closestParameter(edge, p));
+  const std::array<Segment, 3> edges{Segment{a, b}, Segment{b, c}, Segment{c, a}};
+  for (int k = 0; k < 3; ++k) {
+    const double u = closestParameter(edges[k], p);
+    const Vec3 q = edges[k].at(u);
     const double d = (q - p).squaredNorm();
-    if (bestDistance < 0.0 || d < bestDistance) best.point = q, bestDistance = d;
+    if (bestDistance >= 0.0 && d >= bestDistance) continue;
+    best.point = q;
+    bestDistance = d;
+    best.edge = u > 0.0 && u < 1.0 ? k : -1;
+    best.corner = u <= 0.0 ? k : u >= 1.0 ? (k + 1) % 3 : -1;
   }
   return best;
 }

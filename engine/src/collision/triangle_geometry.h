@@ -7,6 +7,10 @@ namespace contactlab {
 struct TrianglePoint {
   Vec3 point;
   bool interior;  // inside the face, not on an edge or at a vertex
+  // Where it lies when not interior: on edge k (from corner k to corner k + 1 mod 3) between its
+  // ends, or at corner k; the other one is -1.
+  int edge = -1;
+  int corner = -1;
 };
 
 // The point of triangle abc nearest to p (a non-degenerate triangle).

@@ -101,6 +101,33 @@ void DeformableContacts::setKdop(int k) {
   kdop_ = k;
 }
 
+DeformableContacts::SurfaceFaces DeformableContacts::surfaceFaces(const TetBoundary& boundary, int firstNode, int numNodes,
+                                                                  int firstSurface) {
+  SurfaceFaces faces;
+  faces.firstSurface = firstSurface;
+  faces.numSurface = static_cast<int>(boundary.vertices.size());
+  faces.firstNode = firstNode;
+  faces.nodeFaces.resize(numNodes);
+  for (const auto& t : boundary.triangles) faces.faces.push_back({firstNode + t[0], firstNode + t[1], firstNode + t[2]});
+  for (const auto& e : boundary.edges) faces.edges.push_back({firstNode + e[0], firstNode + e[1]});
+  faces.edgeFaces.assign(boundary.edges.size(), {-1, -1});
+  faces.faceEdges.assign(boundary.triangles.size(), {-1, -1, -1});
+  // The boundary's edges are sorted (a < b), so a face's edge is found by search.
+  for (int f = 0; f < static_cast<int>(boundary.triangles.size()); ++f) {
+    const auto& t = boundary.triangles[f];
+    for (int k = 0; k < 3; ++k) {
+      faces.nodeFaces[t[k]].push_back(f);
+      const std::array<int, 2> edge{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])};
+      const auto it = std::lower_bound(boundary.edges.begin(), boundary.edges.end(), edge);
+      if (it == boundary.edges.end() || *it != edge) continue;
+      const int e = static_cast<int>(it - boundary.edges.begin());
+      faces.faceEdges[f][k] = e;
+      (faces.edgeFaces[e][0] < 0 ? faces.edgeFaces[e][0] : faces.edgeFaces[e][1]) = f;
+    }
+  }
+  return faces;
+}
+
 void DeformableContacts::buildSurfaceTrees() {
   trees_.clear();
   for (const SurfaceFaces& body : *faces_) {
@@ -359,8 +386,25 @@ bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::Vect
   out.face = nearest.primitive;
   out.point = q.point;
   out.weights = barycentric(q.point, a, b, c);
-  out.normal = !q.interior && away.dot(planeNormal) > 0.0 && away.norm() > 0.0 ? Vec3(away.normalized()) : planeNormal;
+  const bool outside = !q.interior && away.norm() > 0.0 && away.dot(featureOutward(d, nearest.primitive, q, v, w)) > 0.0;
+  out.normal = outside ? Vec3(away.normalized()) : planeNormal;
   return true;
+}
+
+Vec3 DeformableContacts::featureOutward(int d, int f, const TrianglePoint& q, const Eigen::VectorXd& v, double w) const {
+  const SurfaceFaces& body = (*faces_)[d];
+  if (q.edge >= 0) return body.faceEdges[f][q.edge] >= 0 ? edgeOutward(d, body.faceEdges[f][q.edge], v, w) : faceNormal(d, f, v, w);
+  const int node = body.faces[f][q.corner];
+  Vec3 outward = Vec3::Zero();
+  for (const int g : body.nodeFaces[node - body.firstNode]) {
+    const auto& face = body.faces[g];
+    const int k = face[0] == node ? 0 : face[1] == node ? 1 : 2;
+    const Vec3 corner = nodeAt(node, v, w);
+    const Vec3 toNext = nodeAt(face[(k + 1) % 3], v, w) - corner, toPrevious = nodeAt(face[(k + 2) % 3], v, w) - corner;
+    const double angle = std::atan2(toNext.cross(toPrevious).norm(), toNext.dot(toPrevious));
+    outward += angle * faceNormal(d, g, v, w);
+  }
+  return outward;
 }
 
 Vec3 DeformableContacts::faceNormal(int d, int f, const Eigen::VectorXd& v, double w) const {
@@ -507,14 +551,6 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
     if (isRetired(current) || pair.rigidPair()) continue;
-    // An inactive constraint is re-linearized only where the end of the step would violate it
-    // there (Alg. 1, line 25: the state must be collision-free): a vertex that slides off the face
-    // it was linearized on, over an edge, into the next face, still clears the first face's plane.
-    const std::optional<double> endGap = gapAtEnd(pair, v, problem);
-    if (!active[k] && !(endGap && *endGap < -tolerance_)) continue;
-    // An active one, where the end of the step holds it within epsilon_2 of touching (sec. 3.3:
-    // "until, for each active constraint, 0 < C_k(x) < epsilon_2").
-    if (active[k] && endGap && std::abs(*endGap) <= tolerance_) continue;
     const bool edgePair = pair.edge >= 0;
     const bool onRigid = pair.againstRigid() && pair.surface >= 0;  // a deformable vertex against the rigid surface
     double longestMove = 0.0;
@@ -525,6 +561,14 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
         longestMove = std::max(longestMove, dt_ * (v.segment<3>(3 * problem.linearNode(term.body)).norm() +
                                                    v.segment<3>(3 * problem.angularNode(term.body)).norm() * term.arm.norm()));
     const double reach = longestMove + (onRigid ? reach_[pair.surface] : maxReach_) + (pair.againstRigid() ? rigidReach_[pair.body] : 0.0);
+    // An inactive constraint is re-linearized only where the end of the step would violate it
+    // there (Alg. 1, line 25: the state must be collision-free): a vertex that slides off the face
+    // it was linearized on, over an edge, into the next face, still clears the first face's plane.
+    const std::optional<double> endGap = gapAtEnd(pair, v, reach, problem);
+    if (!active[k] && !(endGap && *endGap < -tolerance_)) continue;
+    // An active one, where the end of the step holds it within epsilon_2 of touching (sec. 3.3:
+    // "until, for each active constraint, 0 < C_k(x) < epsilon_2").
+    if (active[k] && endGap && std::abs(*endGap) <= tolerance_) continue;
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.
     DeformableConstraint next;
@@ -564,10 +608,10 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
   return changed;
 }
 
-std::optional<double> DeformableContacts::gapAtEnd(const Pair& pair, const Eigen::VectorXd& v,
+std::optional<double> DeformableContacts::gapAtEnd(const Pair& pair, const Eigen::VectorXd& v, double reach,
                                                   const DeformableProblem& problem) const {
   DeformableConstraint end;
-  if (!linearizePair(pair, v, 1.0, kMargin, end)) return std::nullopt;
+  if (!linearizePair(pair, v, 1.0, reach, end)) return std::nullopt;
   return constraintRowsTimes(problem, end, v)[0] - end.cn;
 }
 

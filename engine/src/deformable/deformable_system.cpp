@@ -131,28 +131,11 @@ void DeformableSystem::add(const BodyDesc& desc, int body, double mu) {
   for (int i = 0; i < entry.fem.numNodes(); ++i) restCentre += entry.fem.rest().nodeMass[i] * entry.restInBodyFrame[i];
   restCentre /= entry.fem.rest().totalMass;
   for (Vec3& x : entry.restInBodyFrame) x -= restCentre;
-  DeformableContacts::SurfaceFaces faces;
+  DeformableContacts::SurfaceFaces faces =
+      DeformableContacts::surfaceFaces(entry.boundary, numNodes_, entry.fem.numNodes(), static_cast<int>(surface_.size()));
   faces.mu = mu;
   faces.selfCollision = d.selfCollision;
-  faces.firstSurface = static_cast<int>(surface_.size());
-  faces.numSurface = static_cast<int>(entry.boundary.vertices.size());
   for (const int v : entry.boundary.vertices) surface_.push_back({numNodes_ + v, mu});
-  for (const auto& t : entry.boundary.triangles) faces.faces.push_back({numNodes_ + t[0], numNodes_ + t[1], numNodes_ + t[2]});
-  for (const auto& e : entry.boundary.edges) {
-    faces.edges.push_back({numNodes_ + e[0], numNodes_ + e[1]});
-    faces.edgeFaces.push_back({-1, -1});
-  }
-  // Each edge's faces: the boundary's edges are sorted (a < b), so a face's edge is found by search.
-  for (int f = 0; f < static_cast<int>(entry.boundary.triangles.size()); ++f) {
-    const auto& t = entry.boundary.triangles[f];
-    for (int k = 0; k < 3; ++k) {
-      const std::array<int, 2> edge{std::min(t[k], t[(k + 1) % 3]), std::max(t[k], t[(k + 1) % 3])};
-      const auto it = std::lower_bound(entry.boundary.edges.begin(), entry.boundary.edges.end(), edge);
-      if (it == entry.boundary.edges.end() || *it != edge) continue;
-      auto& sharing = faces.edgeFaces[it - entry.boundary.edges.begin()];
-      (sharing[0] < 0 ? sharing[0] : sharing[1]) = f;
-    }
-  }
   faces_.push_back(std::move(faces));
   numNodes_ += entry.fem.numNodes();
   bodies_.push_back(std::move(entry));

@@ -1,0 +1,87 @@
+// DeformableContacts (deformable_contacts.h): the side of another body's surface that a vertex
+// starts on, beside a sharp tip, against the geometry worked out by hand.
+#include "deformable/deformable_contacts.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace contactlab {
+namespace {
+
+// A spike: a tetrahedron on a 2 cm base, 20 cm tall, its tip at (0, 0, 0.2).
+const TetMesh kSpike{{Vec3(-0.01, -0.01, 0.0), Vec3(0.01, -0.01, 0.0), Vec3(0.0, 0.01, 0.0), Vec3(0.0, 0.0, 0.2)},
+                     {{0, 1, 2, 3}}};
+const Vec3 kTip(0.0, 0.0, 0.2);
+
+// The vertex-face constraint of the first node of a small tetrahedron placed at `vertex` against the
+// spike's faces, at the start of a 1 ms step with every node moving at 1 m/s (a reach of 4 mm per
+// body); nullopt when there is none.
+std::optional<DeformableConstraint> constraintOfVertexAt(const Vec3& vertex, const Vec3& away) {
+  // The small tetrahedron reaches 2 cm away from the spike along `away` from `vertex`.
+  const Vec3 side = away.unitOrthogonal(), up = away.cross(side);
+  TetMesh small{{vertex, vertex + 0.02 * away + 0.01 * side, vertex + 0.02 * away + 0.01 * up,
+                 vertex + 0.02 * away - 0.01 * side - 0.01 * up},
+                {{0, 1, 2, 3}}};
+  const auto& x = small.vertices;
+  if ((x[1] - x[0]).cross(x[2] - x[0]).dot(x[3] - x[0]) < 0.0) std::swap(small.tetrahedra[0][1], small.tetrahedra[0][2]);
+  const TetBoundary spikeBoundary = extractBoundary(kSpike, "spike"), smallBoundary = extractBoundary(small, "small");
+  const std::vector<DeformableContacts::SurfaceFaces> faces{DeformableContacts::surfaceFaces(spikeBoundary, 0, 4, 0),
+                                                            DeformableContacts::surfaceFaces(smallBoundary, 4, 4, 4)};
+  std::vector<DeformableContacts::SurfaceNode> surface;
+  for (int node = 0; node < 8; ++node) surface.push_back({node, 0.0});
+  Eigen::VectorXd positions(24), velocities(24);
+  for (int i = 0; i < 4; ++i) {
+    positions.segment<3>(3 * i) = kSpike.vertices[i];
+    positions.segment<3>(12 + 3 * i) = small.vertices[i];
+  }
+  for (int node = 0; node < 8; ++node) velocities.segment<3>(3 * node) = Vec3(0.0, 0.0, -1.0);
+  DeformableProblem problem;
+  problem.dt = 1e-3;
+  problem.A.resize(8);
+  problem.firstRigidNode = 8;
+  const std::vector<Body> bodies;
+  const MeshModelCache meshes;
+  DeformableContacts contacts;
+  contacts.begin(bodies, {}, {}, meshes, surface, faces, positions, velocities, Vec3::Zero(), problem);
+  for (int k = 0; k < problem.numConstraints(); ++k) {
+    const DeformableContacts::Pair& pair = contacts.pairs()[k];
+    if (pair.surface == 4 && pair.deformable == 0 && pair.edge < 0) return problem.constraints[k];
+  }
+  return std::nullopt;
+}
+
+// Twelve directions from the tip, 17 degrees above the horizontal: the tip is the spike's nearest
+// point along each (they point away from all three of its edges), and each lies behind the planes
+// of one or two of the three faces round the tip, any of which a nearest-face search may return.
+// A vertex 3 mm out is outside the spike, so its constraint must hold it 3 mm off the tip along
+// that direction, c_n = -3 mm, whichever face holds it.
+TEST(DeformableContacts, VertexBesideASharpTipIsOutsideWhicheverFaceIsNearest) {
+  const double distance = 3e-3;
+  int checked = 0;
+  for (int turn = 0; turn < 12; ++turn) {
+    const double angle = 2.0 * M_PI * turn / 12.0;
+    const Vec3 direction = Vec3(std::cos(angle), std::sin(angle), 0.3).normalized();
+    bool tipNearest = true;
+    for (int i = 0; i < 3; ++i) tipNearest = tipNearest && direction.dot(kSpike.vertices[i] - kTip) < 0.0;
+    if (!tipNearest) continue;
+    ++checked;
+    const std::optional<DeformableConstraint> c = constraintOfVertexAt(kTip + distance * direction, direction);
+    ASSERT_TRUE(c) << "direction " << turn;
+    EXPECT_NEAR(c->cn, -distance, 1e-12) << "direction " << turn;
+    EXPECT_GT(c->frame.col(0).dot(direction), 1.0 - 1e-9) << "direction " << turn;
+  }
+  EXPECT_EQ(checked, 12);
+}
+
+// A vertex 5 mm below the tip on the spike's axis is inside it (the spike is 0.5 mm wide there): its
+// constraint pushes it out, c_n > 0, through the nearest face's plane.
+TEST(DeformableContacts, VertexInsideASharpTipIsPushedOut) {
+  const std::optional<DeformableConstraint> c = constraintOfVertexAt(kTip - Vec3(0.0, 0.0, 5e-3), Vec3(0.0, 0.0, 1.0));
+  ASSERT_TRUE(c);
+  EXPECT_GT(c->cn, 0.0);
+  EXPECT_LT(c->cn, 5e-4);
+}
+
+}  // namespace
+}  // namespace contactlab
