@@ -43,6 +43,8 @@ struct DeformableSolveReport {
   int relinearizations = 0;    // re-linearizations that changed a constraint (Alg. 1, line 27)
   int collisionRounds = 0;     // collision checks at convergence that added constraints (line 25)
   bool localMinimum = false;   // stopped by ||B C^-1 r|| < epsilon_1 (sec. 4.3)
+  // Reached the iteration cap unconverged and returned the best iterate it had met, not its last.
+  bool tookBestIterate = false;
   Convergence convergence = Convergence::None;
   double residual = 0.0;                      // ||r|| at the end
   std::vector<double> residualHistory;        // ||r|| after every iteration

@@ -108,6 +108,21 @@ struct CrSolver::Iterate {
       if (rowActive[row]) worst = std::max(worst, std::abs(r[n3 + row]));
     return worst;
   }
+
+  // How far the iterate is from a solution of the MLCP with its constraints' present states, in
+  // units of the solve's tolerances (1 or less: converged up to the deferrals of line 19): the
+  // velocity rows' residual over epsilon_1 ||b - A v^i||, and over epsilon_2 the largest error of an
+  // active row, penetration of an inactive constraint, or move of an active one by its pull
+  // (lambda < 0). `rows` must be those of y.
+  double merit(const std::vector<CrConstraintState>& states, double epsilon1, double epsilon2, double scale) const {
+    double worst = activeRowError();
+    for (int k = 0; k < m(); ++k) {
+      if (isRetired(problem.constraints[k])) continue;
+      if (!states[k].active) worst = std::max(worst, -rows[3 * k]);
+      else worst = std::max(worst, compliance[3 * k] * -y[n3 + 3 * k]);
+    }
+    return std::max(r.head(n3).norm() / (epsilon1 * scale), worst / epsilon2);
+  }
 };
 
 DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const DeformableSolverSettings& settings,
@@ -144,9 +159,35 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     it.inverseDiagonalA.segment<3>(3 * i) = problem.A.diagonalBlock(i).diagonal().cwiseInverse();
   problem.A.multiply(v, it.Av, pool);
 
-  // The rows' compliance changes only with the constraints (new ones, re-linearized ones).
-  const auto constraintsChanged = [&]() { it.compliance = rowCompliance(problem, it.inverseDiagonalA); };
+  // epsilon_1 is relative to ||b - A v^i||, the unconstrained residual at the start velocity: the
+  // impulse of the step's forces (dt (f_elastic + f_external) for a body in rigid motion). Relative
+  // to ||d|| the bodies' momentum would loosen the contact forces with speed (a 2 cm block sliding
+  // at 0.7 m/s gained 8 % in friction at the paper's epsilon_1), and relative to the first residual
+  // a warm-started step would be asked for ever more digits.
+  const double scale = std::max((problem.b - it.Av).norm(), std::numeric_limits<double>::min());
+  // The rows' compliance changes only with the constraints (new ones, re-linearized ones); r is
+  // not that of y from such a change until the next restart.
+  bool residualStale = true;
+  const auto constraintsChanged = [&]() {
+    it.compliance = rowCompliance(problem, it.inverseDiagonalA);
+    residualStale = true;
+  };
   constraintsChanged();
+  // The iterate of least merit under the present linearization, with its states: what a solve
+  // that reaches the iteration cap returns, if better than where it ended. Cycles of states among
+  // near-duplicate constraints (a pile of bunnies) can run the multipliers up to 1e6 by the cap,
+  // and the step that takes such an iterate drives vertices centimetres into other bodies.
+  double bestMerit = std::numeric_limits<double>::infinity();
+  Eigen::VectorXd bestY;
+  std::vector<CrConstraintState> bestStates;
+  const auto keepIfBest = [&]() {
+    if (residualStale) return;
+    const double merit = it.merit(states_, epsilon1, epsilon2, scale);
+    if (!(merit < bestMerit)) return;
+    bestMerit = merit;
+    bestY = it.y;
+    bestStates = states_;
+  };
   // In flight (line 13) a kinetic force is updated only where that moves its rows by more than the
   // solve's current error on them, and not by the small updates: lambda there is still that of an
   // unconverged iterate, and each update restarts the recurrence. Two kinetic contacts whose forces
@@ -157,6 +198,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     stateSettings.forceUpdateTolerance = inFlight ? std::max(epsilon2, it.activeRowError()) : epsilon2;
     stateSettings.smallForceUpdates = !inFlight;
     it.computeRows();
+    keepIfBest();
     const int changes = evaluateConstraints(problem, it.rows, it.compliance, stateSettings, states_,
                                             it.y.tail(3 * problem.numConstraints()));
     report.activeSetChanges += changes;
@@ -165,15 +207,10 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   const auto restart = [&]() {
     it.setupRows(states_, preconditionerKind_);
     it.restart(states_);
+    residualStale = false;
     ++report.residualRestarts;
   };
 
-  // epsilon_1 is relative to ||b - A v^i||, the unconstrained residual at the start velocity: the
-  // impulse of the step's forces (dt (f_elastic + f_external) for a body in rigid motion). Relative
-  // to ||d|| the bodies' momentum would loosen the contact forces with speed (a 2 cm block sliding
-  // at 0.7 m/s gained 8 % in friction at the paper's epsilon_1), and relative to the first residual
-  // a warm-started step would be asked for ever more digits.
-  const double scale = std::max((problem.b - it.Av).norm(), std::numeric_limits<double>::min());
   evaluate(false);  // Alg. 1, line 6: the constraints' states at the start velocity
   restart();
   int geometryRounds = 0;
@@ -250,6 +287,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
         it.y.conservativeResize(n3 + 3 * problem.numConstraints());
         it.y.tail(3 * (problem.numConstraints() - before)).setZero();
         constraintsChanged();
+        bestMerit = std::numeric_limits<double>::infinity();
         evaluate(false);
         restart();
         continue;
@@ -259,6 +297,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
         ++report.relinearizations;
         constraintsChanged();
+        bestMerit = std::numeric_limits<double>::infinity();
         evaluate(false);
         restart();
         continue;
@@ -267,6 +306,14 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     report.convergence = Convergence::Absolute;
     report.localMinimum = localMinimum && !converged;
     break;
+  }
+  if (!report.converged() && bestMerit < std::numeric_limits<double>::infinity()) {
+    it.computeRows();
+    if (bestMerit < it.merit(states_, epsilon1, epsilon2, scale)) {
+      it.y = std::move(bestY);
+      states_ = std::move(bestStates);
+      report.tookBestIterate = true;
+    }
   }
   v = it.y.head(n3);
   multipliers_ = it.y.tail(3 * problem.numConstraints());
