@@ -1,6 +1,7 @@
 #include "contactlab/render/bounds.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "contactlab/render/instances.h"
 
@@ -81,6 +82,28 @@ std::optional<Bounds> framingBounds(const std::vector<Body>& bodies) {
   if (const std::optional<double> support = supportHeightBelow(bodies, *dynamicBounds))
     dynamicBounds->lower.z() = std::min(dynamicBounds->lower.z(), *support);
   return dynamicBounds;
+}
+
+std::optional<double> wallClearingPitch(const std::vector<Body>& bodies, const Bounds& framed) {
+  constexpr double kTouching = 1e-6;
+  const Vec3 centre = framed.centre();
+  // Walls stand at the framed box's sides, not beyond half its width again.
+  const double reach = 0.75 * std::max(framed.size().x(), framed.size().y());
+  std::optional<double> steepest;
+  for (const Body& body : bodies) {
+    if (movesInScene(body) || !hasFiniteState(body)) continue;
+    const std::optional<Bounds> bounds = shapeBounds(body.shape, body.position, body.orientation);
+    if (!bounds) continue;
+    const double height = bounds->upper.z() - framed.lower.z();
+    // The x-y distance from the centre to the body's x-y box.
+    const double dx = std::max({bounds->lower.x() - centre.x(), 0.0, centre.x() - bounds->upper.x()});
+    const double dy = std::max({bounds->lower.y() - centre.y(), 0.0, centre.y() - bounds->upper.y()});
+    const double distance = std::hypot(dx, dy);
+    if (height <= kTouching || distance <= kTouching || distance > reach) continue;
+    const double pitch = std::min(std::atan2(height, 0.25 * distance), kMostWallClearingPitch);
+    if (!steepest || pitch > *steepest) steepest = pitch;
+  }
+  return steepest;
 }
 
 std::optional<Bounds> shadowCasterBounds(const std::vector<Body>& bodies, double maxStaticExtent) {

@@ -197,6 +197,12 @@ void Application::fitCamera() {
   const auto bounds = render::framingBounds(session_.world().bodies());
   if (!bounds) return;
   camera_.fit(bounds->lower, bounds->upper);
+  // Into a container from above its walls, not at its front wall.
+  if (const std::optional<double> pitch = render::wallClearingPitch(session_.world().bodies(), *bounds)) {
+    render::CameraState state = camera_.state();
+    state.pitchRadians = std::max(state.pitchRadians, *pitch);
+    camera_.setState(state);
+  }
   if (!panelsShown()) return;
   // The panels cover both sides of the view: frame the scene in the free middle instead.
   int width = 0, height = 0;

@@ -25,6 +25,16 @@ std::optional<Bounds> shapeBounds(const Shape& shape, const Vec3& position, cons
 // enough to frame it.
 std::optional<Bounds> framingBounds(const std::vector<Body>& bodies);
 
+// The pitch (radians above the horizontal) from which a camera looking at `framed` sees its floor
+// over the static walls round it (a container's), from any side: for each non-moving bounded body
+// that rises above the framed box's bottom beside its centre (its x-y box not holding the centre,
+// and within 3/4 of the framed box's larger x-y size of it),
+// the pitch of the line from its top edge down to the floor a quarter of the way from it to the
+// centre, atan(h / (d / 4)) with h its height over the floor and d its x-y distance from the
+// centre; the steepest of those, at most kMostWallClearingPitch. None without such walls.
+inline constexpr double kMostWallClearingPitch = 1.35;
+std::optional<double> wallClearingPitch(const std::vector<Body>& bodies, const Bounds& framed);
+
 // What the shadow map covers: every moving body, and the static bodies no larger than
 // maxStaticExtent on any axis (walls, ramps), so a ground (40 m in the built-in scenes) does not
 // spread the map's texels thin; it still receives shadows near the bodies.
