@@ -165,26 +165,29 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   // at 0.7 m/s gained 8 % in friction at the paper's epsilon_1), and relative to the first residual
   // a warm-started step would be asked for ever more digits.
   const double scale = std::max((problem.b - it.Av).norm(), std::numeric_limits<double>::min());
+  // The iterate of least merit under the present linearization, with its states and ||r||: what
+  // a solve that reaches the iteration cap returns, if better than where it ended. Cycles of states
+  // among near-duplicate constraints (a pile of bunnies) can run the multipliers up to 1e6 by the
+  // cap, and the step that takes such an iterate drives vertices centimetres into other bodies.
+  double bestMerit = std::numeric_limits<double>::infinity(), bestResidual = 0.0;
+  Eigen::VectorXd bestY;
+  std::vector<CrConstraintState> bestStates;
   // The rows' compliance changes only with the constraints (new ones, re-linearized ones); r is
-  // not that of y from such a change until the next restart.
+  // not that of y from such a change until the next restart, and the best iterate so far belongs
+  // to the constraints before it.
   bool residualStale = true;
   const auto constraintsChanged = [&]() {
     it.compliance = rowCompliance(problem, it.inverseDiagonalA);
     residualStale = true;
+    bestMerit = std::numeric_limits<double>::infinity();
   };
   constraintsChanged();
-  // The iterate of least merit under the present linearization, with its states: what a solve
-  // that reaches the iteration cap returns, if better than where it ended. Cycles of states among
-  // near-duplicate constraints (a pile of bunnies) can run the multipliers up to 1e6 by the cap,
-  // and the step that takes such an iterate drives vertices centimetres into other bodies.
-  double bestMerit = std::numeric_limits<double>::infinity();
-  Eigen::VectorXd bestY;
-  std::vector<CrConstraintState> bestStates;
   const auto keepIfBest = [&]() {
     if (residualStale) return;
     const double merit = it.merit(states_, epsilon1, epsilon2, scale);
     if (!(merit < bestMerit)) return;
     bestMerit = merit;
+    bestResidual = it.r.norm();
     bestY = it.y;
     bestStates = states_;
   };
@@ -287,7 +290,6 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
         it.y.conservativeResize(n3 + 3 * problem.numConstraints());
         it.y.tail(3 * (problem.numConstraints() - before)).setZero();
         constraintsChanged();
-        bestMerit = std::numeric_limits<double>::infinity();
         evaluate(false);
         restart();
         continue;
@@ -297,7 +299,6 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
         ++report.relinearizations;
         constraintsChanged();
-        bestMerit = std::numeric_limits<double>::infinity();
         evaluate(false);
         restart();
         continue;
@@ -307,17 +308,18 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     report.localMinimum = localMinimum && !converged;
     break;
   }
+  report.residual = it.r.norm();
   if (!report.converged() && bestMerit < std::numeric_limits<double>::infinity()) {
     it.computeRows();
     if (bestMerit < it.merit(states_, epsilon1, epsilon2, scale)) {
       it.y = std::move(bestY);
       states_ = std::move(bestStates);
+      report.residual = bestResidual;
       report.tookBestIterate = true;
     }
   }
   v = it.y.head(n3);
   multipliers_ = it.y.tail(3 * problem.numConstraints());
-  report.residual = it.r.norm();
   report.seconds = watch.elapsedSeconds();
   return report;
 }
