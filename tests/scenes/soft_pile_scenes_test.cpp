@@ -80,7 +80,7 @@ TEST(SoftPileScenes, ThirtyRingsConvergeEveryStepBelowTheIterationCap) {
 //   10 m/s (`nearestFace`); and a step whose solve cycled through states to the iteration cap
 //   returned multipliers near 1e6 (solvers/cr/cr_solver.cpp, `keepIfBest`). Either drove vertices
 //   half a metre deep within two steps. The bound is loose: docs/deformable.md gives the depths
-//   this run reaches (0.2 mm at one step).
+//   this run reaches.
 TEST(SoftPileScenes, TenBunniesLandWithoutCyclingOrBlowingUp) {
   World world(buildBuiltinScene("bunnies", {{"count", 10}}, 1));
   for (int step = 0; step < 400; ++step) {

@@ -569,9 +569,16 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     // An active one, where the end of the step holds it within epsilon_2 of touching (sec. 3.3:
     // "until, for each active constraint, 0 < C_k(x) < epsilon_2").
     if (active[k] && endGap && std::abs(*endGap) <= tolerance_) continue;
+    // How far apart two linearizations of this pair are, in metres over the step's travel.
+    const auto distance = [&](const DeformableConstraint& a, const DeformableConstraint& b) {
+      double weightChange = 0.0;
+      for (int i = 0; i < 4; ++i) weightChange += std::abs(a.weight[i] - b.weight[i]) + (a.node[i] != b.node[i]);
+      for (int i = 0; i < 2; ++i) weightChange += (a.rigid[i].arm - b.rigid[i].arm).norm() / (1.0 + b.rigid[i].arm.norm());
+      return std::abs(a.cn - b.cn) + (a.ct - b.ct).norm() + ((a.frame.col(0) - b.frame.col(0)).norm() + weightChange) * longestMove;
+    };
     // Eq. 21: the linearization point moves towards the end position, by less where the normal
     // would turn by more than kMostNormalTurn.
-    DeformableConstraint next;
+    DeformableConstraint next, atEnd;
     bool found = false;
     for (double w = 1.0; w > 1.0 / 64.0; w *= 0.5) {
       next = DeformableConstraint{};  // the linearizations add to c_t and fill rigid terms
@@ -583,17 +590,22 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
         }
         break;
       }
+      if (w == 1.0) atEnd = next;
       found = next.frame.col(0).dot(current.frame.col(0)) >= std::cos(kMostNormalTurn);
       if (found) break;
     }
+    // A vertex that goes round a sharp edge deep into the other body ends nearest a face whose
+    // normal is more than kMostNormalTurn from its present one while, part of the way there, it is
+    // still nearest the present face: the shorter moves give back the present linearization round
+    // after round (a vertex ended 0.19 mm inside a bunny's ear). Ended deeper than kDeepAtEnd, the
+    // pair takes the end's linearization however far its normal turns; for every violation the
+    // 30 rings went up to 0.12 mm deep.
+    const bool stalled = !found || distance(next, current) <= tolerance_;
+    if (stalled && atEnd.node[0] >= 0 && endGap && *endGap < -kDeepAtEnd) {
+      next = atEnd;
+      found = true;
+    }
     if (!found) continue;
-    // How far apart two linearizations of this pair are, in metres over the step's travel.
-    const auto distance = [&](const DeformableConstraint& a, const DeformableConstraint& b) {
-      double weightChange = 0.0;
-      for (int i = 0; i < 4; ++i) weightChange += std::abs(a.weight[i] - b.weight[i]) + (a.node[i] != b.node[i]);
-      for (int i = 0; i < 2; ++i) weightChange += (a.rigid[i].arm - b.rigid[i].arm).norm() / (1.0 + b.rigid[i].arm.norm());
-      return std::abs(a.cn - b.cn) + (a.ct - b.ct).norm() + ((a.frame.col(0) - b.frame.col(0)).norm() + weightChange) * longestMove;
-    };
     if (distance(next, current) <= tolerance_) continue;
     // Back to the linearization this one replaced: the solve with each gives the other (a vertex
     // sliding to and fro over the edge between two faces, an edge pair's normal turning back and

@@ -113,6 +113,9 @@ class DeformableContacts final : public ConstraintUpdater {
   static constexpr double kMostNormalTurn = 15.0 * 3.14159265358979323846 / 180.0;
   // Pairs within this distance beyond their possible travel are candidates (metres).
   static constexpr double kMargin = 1e-3;
+  // A constraint violated by more than this at the end of the step (metres) is re-linearized there
+  // however far its normal turns (relinearize).
+  static constexpr double kDeepAtEnd = 1e-4;
 
   // A change of a constraint smaller than this (metres, in the constraint's units) is no change.
   void setTolerance(double tolerance) { tolerance_ = tolerance; }
