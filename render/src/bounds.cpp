@@ -8,6 +8,9 @@
 namespace contactlab::render {
 namespace {
 
+// Heights and distances (metres) within this of each other touch.
+constexpr double kTouching = 1e-6;
+
 bool hasFiniteState(const Body& body) { return body.position.allFinite() && body.orientation.coeffs().allFinite(); }
 
 }  // namespace
@@ -43,7 +46,6 @@ namespace {
 // The height of the highest non-moving surface under the footprint of `over`, at or below its
 // bottom: the top of a box, sphere or capsule whose x-y extent overlaps it, or a plane facing up.
 std::optional<double> supportHeightBelow(const std::vector<Body>& bodies, const Bounds& over) {
-  constexpr double kTouching = 1e-6;
   std::optional<double> support;
   const auto consider = [&](double top) {
     if (top <= over.lower.z() + kTouching && (!support || top > *support)) support = top;
@@ -85,7 +87,6 @@ std::optional<Bounds> framingBounds(const std::vector<Body>& bodies) {
 }
 
 std::optional<double> wallClearingPitch(const std::vector<Body>& bodies, const Bounds& framed) {
-  constexpr double kTouching = 1e-6;
   const Vec3 centre = framed.centre();
   // Walls stand at the framed box's sides, not beyond half its width again.
   const double reach = 0.75 * std::max(framed.size().x(), framed.size().y());

@@ -395,11 +395,11 @@ Vec3 DeformableContacts::featureOutward(int d, int f, const TrianglePoint& q, co
   const SurfaceFaces& body = (*faces_)[d];
   if (q.edge >= 0) return body.faceEdges[f][q.edge] >= 0 ? edgeOutward(d, body.faceEdges[f][q.edge], v, w) : faceNormal(d, f, v, w);
   const int node = body.faces[f][q.corner];
+  const Vec3 corner = nodeAt(node, v, w);
   Vec3 outward = Vec3::Zero();
   for (const int g : body.nodeFaces[node - body.firstNode]) {
     const auto& face = body.faces[g];
     const int k = face[0] == node ? 0 : face[1] == node ? 1 : 2;
-    const Vec3 corner = nodeAt(node, v, w);
     const Vec3 toNext = nodeAt(face[(k + 1) % 3], v, w) - corner, toPrevious = nodeAt(face[(k + 2) % 3], v, w) - corner;
     const double angle = std::atan2(toNext.cross(toPrevious).norm(), toNext.dot(toPrevious));
     outward += angle * faceNormal(d, g, v, w);
