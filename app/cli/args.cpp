@@ -43,6 +43,14 @@ double nonNegativeNumber(std::string_view flag, std::string_view text) {
   return value;
 }
 
+bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_view flag, std::string_view value) {
+  if (flag == kDeformableSolveFlags[0].name) settings.relativeTolerance = positiveNumber(flag, value);
+  else if (flag == kDeformableSolveFlags[1].name) settings.absoluteTolerance = positiveNumber(flag, value);
+  else if (flag == kDeformableSolveFlags[2].name) settings.maxIterations = wholeNumber(flag, value, 1);
+  else return false;
+  return true;
+}
+
 template <class Integer>
 Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimum) {
   Integer value{};
@@ -121,6 +129,12 @@ const Flag kRunFlags[] = {
        }
        reject(f, "unknown deformable solver " + inQuotes(v) + " (available: " + known + ")");
      }},
+    {kDeformableSolveFlags[0].name, kDeformableSolveFlags[0].valueName, kDeformableSolveFlags[0].help,
+     [](RunOptions& o, std::string_view f, std::string_view v) { applyDeformableSolveFlag(o.world.deformable, f, v); }},
+    {kDeformableSolveFlags[1].name, kDeformableSolveFlags[1].valueName, kDeformableSolveFlags[1].help,
+     [](RunOptions& o, std::string_view f, std::string_view v) { applyDeformableSolveFlag(o.world.deformable, f, v); }},
+    {kDeformableSolveFlags[2].name, kDeformableSolveFlags[2].valueName, kDeformableSolveFlags[2].help,
+     [](RunOptions& o, std::string_view f, std::string_view v) { applyDeformableSolveFlag(o.world.deformable, f, v); }},
     {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        if (!parseRFactor(v, o.world.solver.prox.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));

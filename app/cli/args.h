@@ -52,6 +52,22 @@ bool onOff(std::string_view flag, std::string_view text);
 std::string outputPath(std::string_view flag, std::string_view text);
 std::string solverName(std::string_view flag, std::string_view text);
 
+// The deformable CR solve's flags, which `run` and `bench` share: --deformable-tol-rel (epsilon_1),
+// --deformable-tol-abs (epsilon_2, metres) and --deformable-max-iter. Sets `settings` from `flag`
+// and returns true when it is one of them; false for any other flag.
+bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_view flag, std::string_view value);
+struct FlagHelp {
+  std::string_view name, valueName, help;
+};
+inline constexpr FlagHelp kDeformableSolveFlags[] = {
+    {"--deformable-tol-rel", "X",
+     "deformable CR solve: epsilon_1, the residual's bound relative to the step's force impulse (default 5e-5)"},
+    {"--deformable-tol-abs", "M",
+     "deformable CR solve: epsilon_2 in metres, largest constraint error and smallest state change kept (default 5e-6)"},
+    {"--deformable-max-iter", "K",
+     "deformable CR solve: most iterations per step; a capped solve keeps its best iterate (default 20000)"},
+};
+
 // nullopt when --help was asked for (the help has then been printed).
 std::optional<RunOptions> parseRunArgs(Args args);
 

@@ -57,6 +57,8 @@ constexpr const char* kBenchHelp =
     "                   soft-cubes 40, other deformable scenes 200)\n"
     "  --deformable-solvers a,b\n"
     "                   deformable solvers to run each deformable scene with (default: cr-full,cr-diag)\n"
+    "  --deformable-tol-rel X, --deformable-tol-abs M, --deformable-max-iter K\n"
+    "                   the CR solve's epsilon_1, epsilon_2 (metres) and iteration cap, as for run\n"
     "  --param KEY=VALUE  set a parameter of every chosen scene, e.g. count=10; repeatable\n"
     "  --csv FILE       also write the table as CSV (with rigid and deformable scenes both chosen, the\n"
     "                   deformable table goes to FILE with -deformable before its extension)\n"
@@ -184,9 +186,13 @@ int benchCommand(Args args) {
   std::vector<std::string> deformableSolvers;
   for (const SolverDescription& s : deformableSolverNames()) deformableSolvers.push_back(s.name);
   SceneParams params;
+  DeformableSolverSettings deformableSettings;
   const std::optional<BenchOptions> options = parseBenchFlags(
-      args, "bench", kBenchHelp, {"--threads", "--sleep", "--scenes", "--deformable-solvers", "--param"},
+      args, "bench", kBenchHelp,
+      {"--threads", "--sleep", "--scenes", "--deformable-solvers", "--param", kDeformableSolveFlags[0].name,
+       kDeformableSolveFlags[1].name, kDeformableSolveFlags[2].name},
       [&](std::string_view flag, std::string_view value) {
+        if (applyDeformableSolveFlag(deformableSettings, flag, value)) return;
         if (flag == "--sleep") sleep = onOff(flag, value);
         else if (flag == "--scenes") scenesFlag = std::string(value);
         else if (flag == "--deformable-solvers") deformableSolvers = deformableSolverList(value);
@@ -236,6 +242,9 @@ int benchCommand(Args args) {
     std::printf(", params:");
     for (const auto& [key, value] : params) std::printf(" %s=%g", key.c_str(), value);
   }
+  if (!deformable.empty() && !(deformableSettings == DeformableSolverSettings{}))
+    std::printf(", deformable solve: epsilon_1 %g, epsilon_2 %g m, at most %d iterations", deformableSettings.relativeTolerance,
+                deformableSettings.absoluteTolerance, deformableSettings.maxIterations);
   std::printf("\n");
   std::vector<BenchRow> rows;
   if (!rigid.empty()) printHeader();
@@ -255,6 +264,7 @@ int benchCommand(Args args) {
       WorldSettings settings;
       settings.threads = threads;
       settings.sleep = sleep;
+      settings.deformable = deformableSettings;
       settings.deformable.solver = solver;
       deformableRows.push_back(measureDeformable(scene, settings));
       printDeformableRow(deformableRows.back());

@@ -131,11 +131,25 @@ TEST_F(BenchCommand, DeformableSolversFlagChoosesTheRowsAndRigidTableKeepsItsCol
   EXPECT_EQ(deformableRows[0].at("deformable_solver"), "cr-diag");
 }
 
+TEST_F(BenchCommand, DeformableSolveFlagsReachTheSolveAndTheHeader) {
+  const fs::path csv = dir_ / "capped.csv";
+  const test::CliResult result = test::runCli("bench --scenes soft-cubes --deformable-solvers cr-full --deformable-max-iter 3 "
+                                              "--deformable-tol-abs 1e-4 --warmup 1 --steps 2 --csv '" + csv.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("deformable solve: epsilon_1 5e-05, epsilon_2 0.0001 m, at most 3 iterations"),
+            std::string::npos) << result.output;
+  std::vector<std::string> header;
+  const auto rows = readCsvRows(csv, &header);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_LE(std::stod(rows[0].at("median_cr_iterations")), 3.0);
+}
+
 TEST(BenchCommandErrors, BadScenesSolversAndParamsAreNamed) {
   expectOneLineError(test::runCli("bench --scenes castle"), "--scenes: unknown scene \"castle\"");
   expectOneLineError(test::runCli("bench --scenes bounce"), "\"bounce\" has no deformable bodies");
   expectOneLineError(test::runCli("bench --scenes soft-cubes --deformable-solvers cr-full,nope"),
                      "--deformable-solvers: unknown deformable solver \"nope\"");
+  expectOneLineError(test::runCli("bench --scenes soft-cubes --deformable-tol-rel -1"), "--deformable-tol-rel: must be positive");
   expectOneLineError(test::runCli("bench --scenes rings --param colour=3"), "scene rings has no parameter \"colour\"");
   expectOneLineError(test::runCli("bench --scenes rings --param count"), "--param: expected KEY=VALUE");
 }

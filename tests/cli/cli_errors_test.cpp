@@ -53,6 +53,9 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --kdop 20"), "--kdop: expected 14, 18 or 26, got \"20\"");
   expectOneLineError(runCli("run bounce --modulus-alpha 0"), "--modulus-alpha: must be positive");
   expectOneLineError(runCli("run bounce --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
+  expectOneLineError(runCli("run bounce --deformable-tol-rel 0"), "--deformable-tol-rel: must be positive");
+  expectOneLineError(runCli("run bounce --deformable-tol-abs nan"), "--deformable-tol-abs: \"nan\" is not a finite number");
+  expectOneLineError(runCli("run bounce --deformable-max-iter 0"), "--deformable-max-iter: must be at least 1");
   expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");
   expectOneLineError(runCli("run bounce --threads 0"), "--threads: must be at least 1");
   expectOneLineError(runCli("bench --threads 0"), "--threads: expected a whole number >= 1");

@@ -173,5 +173,35 @@ TEST(DeformableSystem, ASavedStateOfAnotherTetrahedralizationIsAnErrorNamingTheB
   }
 }
 
+// epsilon_2 is the user's: a block landing flat on the ground (vertex against a plane, whose
+// linearization is exact) ends every converged step with no vertex deeper than it, and a tighter
+// one costs iterations.
+TEST(DeformableSystem, LandingBlockEndsNoDeeperThanTheChosenEpsilon2) {
+  const auto land = [](double epsilon2, long& iterations) {
+    Scene scene;
+    scene.dt = 1e-3;
+    scene.bodies = {test::staticGround(), softCube(0.2, Vec3(0, 0, 0.102))};
+    WorldSettings settings;
+    settings.deformable.absoluteTolerance = epsilon2;
+    World world(scene, settings);
+    double deepest = 0.0;
+    iterations = 0;
+    test::runFor(world, 0.15, [&](const World& w) {
+      const DeformableSolveReport& report = w.lastMetrics().deformable;
+      iterations += report.iterations;
+      if (report.converged() && !report.localMinimum) deepest = std::max(deepest, w.lastMetrics().maxPenetration);
+    });
+    return deepest;
+  };
+  long loose = 0, tight = 0;
+  const double looseDepth = land(1e-4, loose), tightDepth = land(1e-6, tight);
+  EXPECT_LE(looseDepth, 1e-4 + 1e-12);
+  EXPECT_LE(tightDepth, 1e-6 + 1e-12);
+  // Deeper than the default epsilon_2 allows: the loose setting took effect (a deferred activation,
+  // line 19 of Alg. 2, lets a vertex in by up to epsilon_2).
+  EXPECT_GT(looseDepth, DeformableSolverSettings{}.absoluteTolerance);
+  EXPECT_GT(tight, loose);
+}
+
 }  // namespace
 }  // namespace contactlab

@@ -93,6 +93,26 @@ TEST(WorldControls, KdopSettingAcceptsOnly14_18And26) {
   EXPECT_EQ(world.settings().kdop, 26);
 }
 
+TEST(WorldControls, DeformableSolveSettingsRejectNonPositiveTolerancesAndCaps) {
+  Scene scene;
+  scene.bodies.push_back(box(Vec3(1, 1, 1), Vec3(0, 0, 0.5)));
+  World world(scene);
+  WorldSettings settings;
+  settings.deformable.absoluteTolerance = 1e-4;
+  world.setSettings(settings);
+  EXPECT_EQ(world.settings().deformable.absoluteTolerance, 1e-4);
+  for (const double bad : {0.0, -1e-5, double(NAN), double(INFINITY)}) {
+    WorldSettings relative = settings, absolute = settings;
+    relative.deformable.relativeTolerance = bad;
+    absolute.deformable.absoluteTolerance = bad;
+    EXPECT_THROW(world.setSettings(relative), std::invalid_argument) << bad;
+    EXPECT_THROW(world.setSettings(absolute), std::invalid_argument) << bad;
+  }
+  settings.deformable.maxIterations = 0;
+  EXPECT_THROW(world.setSettings(settings), std::invalid_argument);
+  EXPECT_EQ(world.settings().deformable.absoluteTolerance, 1e-4);
+}
+
 struct CountingDraw : DebugDraw {
   int segments = 0, points = 0, boxes = 0;
   void drawSegment(const Vec3&, const Vec3&, const Color&) override { ++segments; }

@@ -46,7 +46,10 @@ json toJson(const AppSettings& s) {
         {"pgs_sm_subspace_steps", s.world.solver.pgsSm.subspaceSteps},
         {"modulus_alpha", s.world.solver.modulus.alpha},
         {"modulus_gamma", s.world.solver.modulus.gamma},
-        {"deformable_solver", s.world.deformable.solver}}},
+        {"deformable_solver", s.world.deformable.solver},
+        {"deformable_tol_rel", s.world.deformable.relativeTolerance},
+        {"deformable_tol_abs", s.world.deformable.absoluteTolerance},
+        {"deformable_max_iterations", s.world.deformable.maxIterations}}},
       {"view",
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
@@ -114,6 +117,13 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.world.solver.modulus.alpha = v.value("modulus_alpha", s.world.solver.modulus.alpha);
     s.world.solver.modulus.gamma = v.value("modulus_gamma", s.world.solver.modulus.gamma);
     s.world.deformable.solver = v.value("deformable_solver", s.world.deformable.solver);
+    DeformableSolverSettings& deformable = s.world.deformable;
+    deformable.relativeTolerance = v.value("deformable_tol_rel", deformable.relativeTolerance);
+    deformable.absoluteTolerance = v.value("deformable_tol_abs", deformable.absoluteTolerance);
+    if (!(deformable.relativeTolerance > 0.0) || !(deformable.absoluteTolerance > 0.0))
+      throw std::runtime_error("solver.deformable_tol_rel and solver.deformable_tol_abs must be positive");
+    deformable.maxIterations = v.value("deformable_max_iterations", deformable.maxIterations);
+    if (deformable.maxIterations < 1) throw std::runtime_error("solver.deformable_max_iterations must be at least 1");
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

@@ -311,6 +311,24 @@ void Application::drawSolverPanel() {
       ImGui::EndCombo();
     }
     helpMarker("Solver of the deformable bodies' contact problem (conjugate residuals), and its preconditioner.");
+    // Edited in place and applied once the value is in range: a half-typed zero must not reach the world.
+    double relative = d.relativeTolerance, absolute = d.absoluteTolerance;
+    if (ImGui::InputDouble("CR eps1", &relative, 0.0, 0.0, "%.1e") && relative > 0.0) {
+      d.relativeTolerance = relative;
+      changed = true;
+    }
+    helpMarker("Residual bound of the CR solve, relative to the step's force impulse (the paper's epsilon_1).");
+    if (ImGui::InputDouble("CR eps2 [m]", &absolute, 0.0, 0.0, "%.1e") && absolute > 0.0) {
+      d.absoluteTolerance = absolute;
+      changed = true;
+    }
+    helpMarker("Largest constraint error and smallest state change the CR solve keeps (the paper's epsilon_2).");
+    int cap = d.maxIterations;
+    if (ImGui::InputInt("CR max iter", &cap, 100, 1000) && cap >= 1) {
+      d.maxIterations = cap;
+      changed = true;
+    }
+    helpMarker("Most CR iterations per step; a solve that reaches the cap keeps the best iterate it met.");
   }
   if (changed) {
     if (auto error = session_.setSettings(world)) reportError(*error);

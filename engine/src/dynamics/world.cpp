@@ -410,6 +410,15 @@ void World::setSettings(const WorldSettings& settings) {
     throw std::invalid_argument("pgs-sm: sweeps at least 1, steps, CG iterations, tolerance and regularization non-negative");
   if (!(settings.solver.tolAbs >= 0.0) || !(settings.solver.tolRel >= 0.0))
     throw std::invalid_argument("tolerances must be non-negative");
+  const DeformableSolverSettings& deformable = settings.deformable;
+  if (!(deformable.relativeTolerance > 0.0 && std::isfinite(deformable.relativeTolerance)) ||
+      !(deformable.absoluteTolerance > 0.0 && std::isfinite(deformable.absoluteTolerance)))
+    throw std::invalid_argument("the deformable solve's tolerances must be positive and finite, got epsilon_1 " +
+                                std::to_string(deformable.relativeTolerance) + ", epsilon_2 " +
+                                std::to_string(deformable.absoluteTolerance));
+  if (deformable.maxIterations < 1)
+    throw std::invalid_argument("the deformable solve's iteration cap must be at least 1, got " +
+                                std::to_string(deformable.maxIterations));
   if (settings.threads < 1)
     throw std::invalid_argument("threads must be at least 1, got " + std::to_string(settings.threads));
   if (!isSupportedKdop(settings.kdop))
