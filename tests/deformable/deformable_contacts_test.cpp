@@ -1,10 +1,13 @@
 // DeformableContacts (deformable_contacts.h): the side of another body's surface that a vertex
-// starts on, beside a sharp tip, against the geometry worked out by hand.
+// starts on, beside a sharp tip, and which rigid edges an edge pair joins, against the geometry
+// worked out by hand.
 #include "deformable/deformable_contacts.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+
+#include "dynamics/body_setup.h"
 
 namespace contactlab {
 namespace {
@@ -81,6 +84,68 @@ TEST(DeformableContacts, VertexInsideASharpTipIsPushedOut) {
   ASSERT_TRUE(c);
   EXPECT_GT(c->cn, 0.0);
   EXPECT_LT(c->cn, 5e-4);
+}
+
+// Every constraint of a tetrahedron with vertices `x` (its first edge, AB, the one of interest)
+// moving down at 10 m/s (a reach of 3.1 cm) beside a static wall filling y <= 0, 0 <= z <= 0.2,
+// whose bottom edge runs along x at y = z = 0 between its faces +y and -z.
+std::vector<DeformableConstraint> constraintsBesideAWall(const std::array<Vec3, 4>& x) {
+  TetMesh tet{{x.begin(), x.end()}, {{0, 1, 2, 3}}};
+  if ((x[1] - x[0]).cross(x[2] - x[0]).dot(x[3] - x[0]) < 0.0) std::swap(tet.tetrahedra[0][2], tet.tetrahedra[0][3]);
+  const TetBoundary boundary = extractBoundary(tet, "tet");
+  const std::vector<DeformableContacts::SurfaceFaces> faces{DeformableContacts::surfaceFaces(boundary, 0, 4, 0)};
+  std::vector<DeformableContacts::SurfaceNode> surface;
+  for (int node = 0; node < 4; ++node) surface.push_back({node, 0.0});
+  Eigen::VectorXd positions(12), velocities(12);
+  for (int i = 0; i < 4; ++i) {
+    positions.segment<3>(3 * i) = x[i];
+    velocities.segment<3>(3 * i) = Vec3(0.0, 0.0, -10.0);
+  }
+  BodyDesc wall;
+  wall.shape = BoxShape{Vec3(0.1, 0.05, 0.1)};
+  wall.position = Vec3(0.0, -0.05, 0.1);
+  wall.motion = MotionType::Static;
+  const std::vector<Body> bodies{makeBody(wall, FrictionDefaults{}, 0)};
+  DeformableProblem problem;
+  problem.dt = 1e-3;
+  problem.A.resize(4);
+  problem.firstRigidNode = 4;
+  const MeshModelCache meshes;
+  DeformableContacts contacts;
+  contacts.begin(bodies, {0}, {}, meshes, surface, faces, positions, velocities, Vec3::Zero(), problem);
+  return problem.constraints;
+}
+
+// The constraint of the edge pair between AB (nodes 0 and 1) and the wall, if any.
+std::optional<DeformableConstraint> pairOfAB(const std::vector<DeformableConstraint>& constraints) {
+  for (const DeformableConstraint& c : constraints)
+    if (c.node[0] == 0 && c.node[1] == 1 && c.node[2] < 0) return c;
+  return std::nullopt;
+}
+
+// AB runs nearly along the wall, 1.6 mm from it and 2.76 cm above its bottom edge, with its nearest
+// point to that edge inside AB; the tetrahedron lies wholly outside the wall. Its constraints may
+// hold it off, never push it out: the wall's bottom edge lies behind AB (and behind two more of the
+// tetrahedron's edges) only across the tetrahedron's body, and such an edge pair, 2.8 cm deep,
+// threw a ring lying beside a wall at 30 m/s.
+TEST(DeformableContacts, RigidEdgeAcrossTheBodyFromAnEdgeMakesNoConstraint) {
+  const Vec3 along(1.0, 0.05, -0.003), middle(0.0, 0.0016, 0.0276);
+  const std::vector<DeformableConstraint> constraints =
+      constraintsBesideAWall({middle - 0.02 * along, middle + 0.02 * along, Vec3(0.0, 0.03, 0.0), Vec3(0.0, 0.0008, 0.0)});
+  EXPECT_FALSE(pairOfAB(constraints));
+  for (const DeformableConstraint& c : constraints) EXPECT_LE(c.cn, 0.0) << "nodes " << c.node[0] << " " << c.node[1];
+}
+
+// AB crosses the wall's bottom edge: its middle, nearest that edge, lies 0.5 mm inside the wall
+// (y = -0.5 mm, z = 0.5 mm), the rest of the tetrahedron outside. The pair pushes AB back out along
+// their common normal (0, -1, 1)/sqrt(2), by the 0.71 mm between the edges.
+TEST(DeformableContacts, RigidEdgeThatCrossedAnEdgeIsPushedBack) {
+  const Vec3 along(1.0, 0.5, 0.5), middle(0.0, -0.0005, 0.0005);
+  const std::optional<DeformableConstraint> c = pairOfAB(constraintsBesideAWall(
+      {middle - 0.02 * along, middle + 0.02 * along, middle + Vec3(0.005, 0.02, -0.005), middle + Vec3(-0.005, 0.005, -0.02)}));
+  ASSERT_TRUE(c);
+  EXPECT_NEAR(c->cn, 0.0005 * std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(c->frame.col(0).dot(Vec3(0.0, -1.0, 1.0).normalized()), 1.0, 1e-9);
 }
 
 }  // namespace

@@ -54,6 +54,19 @@
 
 namespace contactlab {
 
+// A rigid body's edge and the outward normals of its two faces, world.
+struct RigidEdge {
+  Segment segment;
+  std::array<Vec3, 2> normals;
+  bool convex = true;  // the faces meet in a ridge (a box's every edge), not a valley
+  // Whether `point` lies outside the body as these two faces bound it near the edge: in front of
+  // either face at a ridge, of both at a valley.
+  bool outside(const Vec3& point) const {
+    const bool first = normals[0].dot(point - segment.start) > 0.0, second = normals[1].dot(point - segment.start) > 0.0;
+    return convex ? first || second : first && second;
+  }
+};
+
 class DeformableContacts final : public ConstraintUpdater {
  public:
   struct SurfaceNode {
@@ -298,7 +311,7 @@ class DeformableContacts final : public ConstraintUpdater {
   const Eigen::VectorXd* positions_ = nullptr;  // 3 per node, at the step's start
   // Per body (empty but for obstacles and coupled bodies), world, where begin() found them.
   std::vector<std::vector<Vec3>> rigidVertices_;
-  std::vector<std::vector<Segment>> rigidEdges_;
+  std::vector<std::vector<RigidEdge>> rigidEdges_;
   int kdop_ = kDefaultKdop;
   std::vector<SurfaceTrees> trees_;  // per deformable body
   std::vector<int> surfaceBody_;     // per surface vertex: its deformable body
