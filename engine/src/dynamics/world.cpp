@@ -412,10 +412,12 @@ void World::setSettings(const WorldSettings& settings) {
     throw std::invalid_argument("tolerances must be non-negative");
   const DeformableSolverSettings& deformable = settings.deformable;
   if (!(deformable.relativeTolerance > 0.0 && std::isfinite(deformable.relativeTolerance)) ||
-      !(deformable.absoluteTolerance > 0.0 && std::isfinite(deformable.absoluteTolerance)))
-    throw std::invalid_argument("the deformable solve's tolerances must be positive and finite, got epsilon_1 " +
-                                std::to_string(deformable.relativeTolerance) + ", epsilon_2 " +
-                                std::to_string(deformable.absoluteTolerance));
+      !(deformable.absoluteTolerance > 0.0 && std::isfinite(deformable.absoluteTolerance))) {
+    std::ostringstream message;
+    message << "the deformable solve's tolerances must be positive and finite, got epsilon_1 "
+            << deformable.relativeTolerance << ", epsilon_2 " << deformable.absoluteTolerance;
+    throw std::invalid_argument(message.str());
+  }
   if (deformable.maxIterations < 1)
     throw std::invalid_argument("the deformable solve's iteration cap must be at least 1, got " +
                                 std::to_string(deformable.maxIterations));
