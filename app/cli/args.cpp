@@ -113,6 +113,10 @@ struct Flag {
   void (*apply)(RunOptions& options, std::string_view flag, std::string_view value);
 };
 
+void setDeformableSolve(RunOptions& options, std::string_view flag, std::string_view value) {
+  applyDeformableSolveFlag(options.world.deformable, flag, value);
+}
+
 // Every flag of `run`, in the order the help lists them.
 const Flag kRunFlags[] = {
     {"--solver", "NAME", "contact solver (default prox-gs; see contactlab-cli list)",
@@ -129,12 +133,9 @@ const Flag kRunFlags[] = {
        }
        reject(f, "unknown deformable solver " + inQuotes(v) + " (available: " + known + ")");
      }},
-    {kDeformableSolveFlags[0].name, kDeformableSolveFlags[0].valueName, kDeformableSolveFlags[0].help,
-     [](RunOptions& o, std::string_view f, std::string_view v) { applyDeformableSolveFlag(o.world.deformable, f, v); }},
-    {kDeformableSolveFlags[1].name, kDeformableSolveFlags[1].valueName, kDeformableSolveFlags[1].help,
-     [](RunOptions& o, std::string_view f, std::string_view v) { applyDeformableSolveFlag(o.world.deformable, f, v); }},
-    {kDeformableSolveFlags[2].name, kDeformableSolveFlags[2].valueName, kDeformableSolveFlags[2].help,
-     [](RunOptions& o, std::string_view f, std::string_view v) { applyDeformableSolveFlag(o.world.deformable, f, v); }},
+    {kDeformableSolveFlags[0].name, kDeformableSolveFlags[0].valueName, kDeformableSolveFlags[0].help, setDeformableSolve},
+    {kDeformableSolveFlags[1].name, kDeformableSolveFlags[1].valueName, kDeformableSolveFlags[1].help, setDeformableSolve},
+    {kDeformableSolveFlags[2].name, kDeformableSolveFlags[2].valueName, kDeformableSolveFlags[2].help, setDeformableSolve},
     {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        if (!parseRFactor(v, o.world.solver.prox.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));
