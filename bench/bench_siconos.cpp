@@ -160,7 +160,7 @@ Outcome solveOurs(const DelassusProblem& problem, ContactSolver& solver, RFactor
   settings.problemFile.localTolerance = kBlockLocalTolerance;
   settings.problemFile.exactLocalSolve = local == LocalSolve::Exact;
   settings.solver = solver.name();
-  settings.rFactor = rFactor;
+  settings.prox.rFactor = rFactor;
   settings.tolAbs = kTolerance;
   settings.tolRel = 0.0;
   settings.naturalMapTolerance = kTolerance;

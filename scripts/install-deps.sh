@@ -11,6 +11,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   # the benchmark peer: Bullet 3.24, run side by side with contactlab by bench/ (contactlab-bench-bullet)
   libbullet-dev
+  # the problem-file peer: Siconos Numerics' NSGS and PROX (contactlab-bench-siconos, and the test that
+  # reads the sample files with Siconos' reader); installed so that CI builds both
+  libsiconos-numerics-dev
   # meshes (issue 5): OBJ reading, the tetrahedralizer program, and the Stanford bunny asset
   libtinyobjloader-dev tetgen glmark2-data
   # the tests' independent reader of the VTK (ParaView) frames the engine writes, run by the system's python3
