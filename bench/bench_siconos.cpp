@@ -31,8 +31,10 @@
 namespace contactlab::bench {
 namespace {
 
-constexpr double kTolerance = 1e-8;
-constexpr int kMaxIterations = 10000;
+// Every solver, ours and Siconos', stops where `contactlab-cli solve` stops by default.
+const SolverSettings kSolveDefaults = problemFileSolveDefaults();
+const double kTolerance = kSolveDefaults.naturalMapTolerance;
+const int kMaxIterations = kSolveDefaults.maxIterations;
 constexpr double kMinTotalSeconds = 2e-3;  // repeat a solve until the repeats together take this long
 constexpr int kMaxRepeats = 10000;
 constexpr const char* kBoxSolvers[] = {"pgs", "psor", "pgs-sm", "modulus-gs"};
@@ -45,15 +47,19 @@ constexpr const char* kHelp =
     "local tolerance 0.01; with each contact's local problem solved exactly, NSGS's sweep; and local with a\n"
     "subspace step every 50 sweeps), prox-jacobi (local) and the box-friction pgs, psor, pgs-sm and\n"
     "modulus-gs (which stop on their own merit), and with Siconos Numerics' fc3d_nsgs and fc3d_proximal\n"
-    "(its default options otherwise), all from zero impulses, tolerance 1e-8, at most 10000 iterations.\n"
+    "(its default options otherwise), all from zero impulses, tolerance 1e-8, at most 10000 iterations;\n"
+    "first of all with `contactlab-cli solve`'s defaults (the row \"solve defaults\").\n"
     "Prints per file and solver: iterations, converged, the natural-map residual / (1 + ||q||) of the\n"
     "result computed by contactlab on its own reading of the file (the same measure for every solver),\n"
     "Siconos' own error for Siconos' solvers, and seconds per solve (steady_clock around the solver call\n"
-    "alone; after one untimed run a solve is repeated until the calls take 2 ms, and the mean is\n"
+    "alone; after one untimed run a solve is repeated until the calls take 2 ms, and the mean of those is\n"
+    "one round's time; the rounds run every solver of the file in turn, and the median round is\n"
     "reported). Then, per file, whether each PROX-GS run reached each converged Siconos solver's residual\n"
-    "(as small, or both below 1e-8) in less time. Flags take their value as the next argument or after '='.\n"
+    "(as small, or both below 1e-8) in less time; at the end, the solve defaults against NSGS over all\n"
+    "files. Flags take their value as the next argument or after '='.\n"
     "\n"
     "  --dir DIR        folder of *.dat files when no FILE is given (default: " CONTACTLAB_FC3D_DIR ")\n"
+    "  --rounds N       rounds of timing per file (default 3)\n"
     "  --csv FILE       also write the table as CSV\n"
     "  --help           show this help\n";
 
@@ -66,6 +72,7 @@ struct Options {
   std::vector<std::string> files;
   std::string dir = CONTACTLAB_FC3D_DIR;
   std::string csv;
+  int rounds = 3;
 };
 
 std::optional<Options> parseArgs(const std::vector<std::string_view>& args) {
@@ -82,13 +89,20 @@ std::optional<Options> parseArgs(const std::vector<std::string_view>& args) {
     }
     const auto equals = arg.find('=');
     const std::string name(arg.substr(0, equals));
-    if (name != "--dir" && name != "--csv") throw UsageError("unknown flag " + name);
+    if (name != "--dir" && name != "--csv" && name != "--rounds") throw UsageError("unknown flag " + name);
     std::string value;
     if (equals != std::string_view::npos) value = std::string(arg.substr(equals + 1));
     else if (i + 1 < args.size()) value = std::string(args[++i]);
     else throw UsageError(name + " needs a value");
     if (value.empty()) throw UsageError(name + " needs a non-empty value");
-    (name == "--dir" ? o.dir : o.csv) = value;
+    if (name == "--rounds") {
+      char* end = nullptr;
+      const long rounds = std::strtol(value.c_str(), &end, 10);
+      if (*end != '\0' || rounds < 1 || rounds > 1000) throw UsageError("--rounds: expected 1 to 1000, got \"" + value + "\"");
+      o.rounds = static_cast<int>(rounds);
+    } else {
+      (name == "--dir" ? o.dir : o.csv) = value;
+    }
   }
   if (o.files.empty()) {
     std::error_code ec;
@@ -114,15 +128,16 @@ struct Row {
   std::string file, solver;
   int contacts = 0;
   Outcome outcome;
-  double seconds = 0.0;  // per solve
-  int repeats = 0;
+  double seconds = 0.0;  // per solve, the median round's
+  int repeats = 0;       // of the median round
+  std::vector<double> roundSeconds;
 };
 
 using Clock = std::chrono::steady_clock;
 double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-// Runs `solve` once (its outcome is reported; the run warms caches), then repeats it until the
-// repeats' solver calls take kMinTotalSeconds together, and returns their mean.
+// One round: runs `solve` once (its outcome is reported; the run warms caches), then repeats it until
+// the repeats' solver calls take kMinTotalSeconds together, and returns their mean.
 double timeSolve(const std::function<Outcome()>& solve, Outcome& outcome, int& repeats) {
   outcome = solve();
   repeats = std::clamp(static_cast<int>(std::ceil(kMinTotalSeconds / std::max(outcome.seconds, 1e-9))), 1, kMaxRepeats);
@@ -152,19 +167,21 @@ enum class LocalSolve { OneStep, ProximalSteps, Exact };
 // (SolverSettings::problemFile.subspaceInterval; docs/fc3d.md has the intervals tried).
 constexpr int kSubspaceInterval = 50;
 
-Outcome solveOurs(const DelassusProblem& problem, ContactSolver& solver, RFactorStrategy rFactor,
-                  LocalSolve local = LocalSolve::OneStep, int subspaceInterval = 0) {
-  SolverSettings settings;
+// The settings of one of the bench's own rows: the solve defaults' stopping rule (tolerance 1e-8, at
+// most 10000 sweeps) with the row's solver, r-factor and sweep.
+SolverSettings rowSettings(const ContactSolver& solver, RFactorStrategy rFactor, LocalSolve local = LocalSolve::OneStep,
+                           int subspaceInterval = 0) {
+  SolverSettings settings = problemFileSolveDefaults();
   settings.problemFile.subspaceInterval = subspaceInterval;
   settings.problemFile.localIterations = local == LocalSolve::ProximalSteps ? kBlockLocalIterations : 1;
   settings.problemFile.localTolerance = kBlockLocalTolerance;
   settings.problemFile.exactLocalSolve = local == LocalSolve::Exact;
   settings.solver = solver.name();
   settings.prox.rFactor = rFactor;
-  settings.tolAbs = kTolerance;
-  settings.tolRel = 0.0;
-  settings.naturalMapTolerance = kTolerance;
-  settings.maxIterations = kMaxIterations;
+  return settings;
+}
+
+Outcome solveOurs(const DelassusProblem& problem, ContactSolver& solver, const SolverSettings& settings) {
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const auto start = Clock::now();
   const SolveReport report = solver.solve(problem, settings, lambda);
@@ -197,6 +214,49 @@ Outcome solveSiconos(const DelassusProblem& ours, FrictionContactProblem* proble
   return o;
 }
 
+constexpr const char* kSolveDefaultsRow = "solve defaults";
+constexpr const char* kNsgsRow = "siconos nsgs";
+// Below this residual a problem counts as solved in the summary (issue 31: "reaches 1e-6").
+constexpr double kSolvedResidual = 1e-6;
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n == 0 ? NAN : n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// The solve defaults against NSGS over all files: on how many of the files NSGS solves (converged
+// and below kSolvedResidual) the defaults solve them too, and over the files both solve, the median
+// of the per-file time ratios and the two medians of the times.
+void printDefaultsAgainstNsgs(const std::vector<Row>& rows) {
+  int nsgsSolved = 0, bothSolved = 0;
+  std::vector<double> ratios, ourSeconds, nsgsSeconds;
+  std::string missed;
+  for (const Row& nsgs : rows) {
+    if (nsgs.solver != kNsgsRow || !(nsgs.outcome.converged && nsgs.outcome.residual <= kSolvedResidual)) continue;
+    ++nsgsSolved;
+    for (const Row& ours : rows) {
+      if (ours.file != nsgs.file || ours.solver != kSolveDefaultsRow) continue;
+      if (!(ours.outcome.residual <= kSolvedResidual)) {
+        missed += (missed.empty() ? "" : ", ") + ours.file;
+        continue;
+      }
+      ++bothSolved;
+      ratios.push_back(ours.seconds / nsgs.seconds);
+      ourSeconds.push_back(ours.seconds);
+      nsgsSeconds.push_back(nsgs.seconds);
+    }
+  }
+  std::printf("solve defaults (%s, %s r-factor%s) against Siconos NSGS: residual <= %.0e on %d of the %d files NSGS "
+              "solves%s%s%s\n",
+              kSolveDefaults.solver.c_str(), rFactorName(kSolveDefaults.prox.rFactor),
+              kSolveDefaults.problemFile.exactLocalSolve ? ", exact local solves" : "", kSolvedResidual, bothSolved,
+              nsgsSolved, missed.empty() ? "" : " (not: ", missed.c_str(), missed.empty() ? "" : ")");
+  if (bothSolved > 0)
+    std::printf("  over those: median time ratio x%.2f; median times %.3e s against NSGS's %.3e s\n", median(ratios),
+                median(ourSeconds), median(nsgsSeconds));
+}
+
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
 void writeCsv(const std::string& path, const std::vector<Row>& rows) {
@@ -219,7 +279,8 @@ int benchSiconos(const std::vector<std::string_view>& args) {
   numerics_set_verbose(0);
   std::unique_ptr<ContactSolver> proxGs = makeSolver("prox-gs");
   std::unique_ptr<ContactSolver> proxJacobi = makeSolver("prox-jacobi");
-  if (!proxGs || !proxJacobi) throw std::runtime_error("prox-gs or prox-jacobi missing from the solver registry");
+  std::unique_ptr<ContactSolver> defaultSolver = makeSolver(kSolveDefaults.solver);
+  if (!proxGs || !proxJacobi || !defaultSolver) throw std::runtime_error("prox-gs or prox-jacobi missing from the solver registry");
   // The box-friction solvers, after the comparison's six: they solve the box problem, whose
   // solution is not Coulomb's where a contact slides (docs/fc3d.md), so they stop on their own merit.
   std::vector<std::unique_ptr<ContactSolver>> boxSolvers;
@@ -239,37 +300,51 @@ int benchSiconos(const std::vector<std::string_view>& args) {
                                " contacts of dimension " + std::to_string(theirs.p->dimension) + ", we read " +
                                std::to_string(ours.numContacts()));
     // The goal below compares every ProxGs row with every converged Siconos row.
-    enum class Role { ProxGs, Siconos, Other };
+    enum class Role { ProxGs, Siconos, Other };  // "solve defaults" is a ProxGs row
     struct Candidate {
       std::string name;
       Role role;
       std::function<Outcome()> solve;
     };
+    const auto ourRow = [&](ContactSolver& solver, SolverSettings settings) {
+      return [&ours, &solver, settings] { return solveOurs(ours, solver, settings); };
+    };
     std::vector<Candidate> candidates = {
-        {"prox-gs local", Role::ProxGs, [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local); }},
-        {"prox-gs global", Role::ProxGs, [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Global); }},
+        {kSolveDefaultsRow, Role::ProxGs, ourRow(*defaultSolver, kSolveDefaults)},
+        {"prox-gs local", Role::ProxGs, ourRow(*proxGs, rowSettings(*proxGs, RFactorStrategy::Local))},
+        {"prox-gs global", Role::ProxGs, ourRow(*proxGs, rowSettings(*proxGs, RFactorStrategy::Global))},
         {"prox-gs local block", Role::ProxGs,
-         [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::ProximalSteps); }},
+         ourRow(*proxGs, rowSettings(*proxGs, RFactorStrategy::Local, LocalSolve::ProximalSteps))},
         {"prox-gs local exact", Role::ProxGs,
-         [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::Exact); }},
+         ourRow(*proxGs, rowSettings(*proxGs, RFactorStrategy::Local, LocalSolve::Exact))},
         {"prox-gs local subspace", Role::ProxGs,
-         [&] { return solveOurs(ours, *proxGs, RFactorStrategy::Local, LocalSolve::OneStep, kSubspaceInterval); }},
-        {"prox-jacobi local", Role::Other, [&] { return solveOurs(ours, *proxJacobi, RFactorStrategy::Local); }},
-        {"siconos nsgs", Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_NSGS); }},
+         ourRow(*proxGs, rowSettings(*proxGs, RFactorStrategy::Local, LocalSolve::OneStep, kSubspaceInterval))},
+        {"prox-jacobi local", Role::Other, ourRow(*proxJacobi, rowSettings(*proxJacobi, RFactorStrategy::Local))},
+        {kNsgsRow, Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_NSGS); }},
         {"siconos prox", Role::Siconos, [&] { return solveSiconos(ours, theirs.p, SICONOS_FRICTION_3D_PROX); }},
     };
     for (const std::unique_ptr<ContactSolver>& box : boxSolvers)
-      candidates.push_back({box->name(), Role::Other, [&] { return solveOurs(ours, *box, RFactorStrategy::Local); }});
+      candidates.push_back({box->name(), Role::Other, ourRow(*box, rowSettings(*box, RFactorStrategy::Local))});
     const std::size_t first = rows.size();
-    for (const Candidate& c : candidates) {
-      Row row{stem(path), c.name, ours.numContacts(), {}, 0.0, 0};
-      row.seconds = timeSolve(c.solve, row.outcome, row.repeats);
+    for (const Candidate& c : candidates) rows.push_back(Row{stem(path), c.name, ours.numContacts(), {}, 0.0, 0, {}});
+    // The rounds alternate the solvers, so that a change of the machine's speed between rounds
+    // touches them all alike; the median round is reported.
+    for (int round = 0; round < options->rounds; ++round) {
+      for (std::size_t c = 0; c < candidates.size(); ++c) {
+        Row& row = rows[first + c];
+        int repeats = 0;
+        row.roundSeconds.push_back(timeSolve(candidates[c].solve, row.outcome, repeats));
+        if (round == 0) row.repeats = repeats;
+      }
+    }
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      Row& row = rows[first + c];
+      row.seconds = median(row.roundSeconds);
       std::printf("%-36s %-22s %6d %5s %10.2e %10.2e %12.3e %7d\n", row.file.c_str(), row.solver.c_str(),
                   row.outcome.iterations, row.outcome.converged ? "yes" : "no", row.outcome.residual,
                   row.outcome.siconosError, row.seconds, row.repeats);
-      std::fflush(stdout);
-      rows.push_back(row);
     }
+    std::fflush(stdout);
     // The issue's goal: for each Siconos solver that converged, a PROX-GS run with a residual no
     // larger (or both below the tolerance) in less time.
     for (std::size_t s = 0; s < candidates.size(); ++s) {
@@ -291,6 +366,7 @@ int benchSiconos(const std::vector<std::string_view>& args) {
       }
     }
   }
+  printDefaultsAgainstNsgs(rows);
   if (!options->csv.empty()) writeCsv(options->csv, rows);
   return 0;
 }

@@ -14,11 +14,7 @@ namespace {
 
 struct SolveOptions {
   std::string file;
-  std::string solver = "prox-gs";
-  RFactorStrategy rFactor = RFactorStrategy::Global;
-  double tol = 1e-8;
-  int maxIterations = 10000;
-  ProblemFileSettings problemFile;
+  SolverSettings settings = problemFileSolveDefaults();  // the flags change these
   std::string out;
 };
 
@@ -33,7 +29,7 @@ constexpr const char* kSolveHelp =
     "\n"
     "  --solver NAME               a solver that works on W alone (default prox-gs; these: %s)\n"
     "  --rfactor global|local|blocked  r-factor strategy of prox-gs and prox-jacobi, PROX paper sec. 4.2\n"
-    "                              (default global)\n"
+    "                              (default local: docs/fc3d.md, \"The default configuration\", says why)\n"
     "  --tol X                     prox-gs, prox-jacobi: stop when the natural-map residual is below X\n"
     "                              (checked every 10 sweeps, and when the solver's own merit is below X\n"
     "                              absolute; no relative test). pgs, psor, pgs-sm, modulus-gs: stop when\n"
@@ -93,17 +89,18 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
     else if (i + 1 < args.size()) value = args[++i];
     else reject(name, "needs a value");
-    if (name == "--solver") o.solver = solverName(name, value);
+    SolverSettings& s = o.settings;
+    if (name == "--solver") s.solver = solverName(name, value);
     else if (name == "--rfactor") {
-      if (!parseRFactor(value, o.rFactor)) reject(name, "expected global, local or blocked, got " + inQuotes(value));
-    } else if (name == "--tol") o.tol = positiveNumber(name, value);
-    else if (name == "--max-iter") o.maxIterations = wholeNumber(name, value, 1);
-    else if (name == "--local-iter") o.problemFile.localIterations = wholeNumber(name, value, 1);
-    else if (name == "--local-tol") o.problemFile.localTolerance = positiveNumber(name, value);
-    else if (name == "--subspace") o.problemFile.subspaceInterval = wholeNumber(name, value, 0);
+      if (!parseRFactor(value, s.prox.rFactor)) reject(name, "expected global, local or blocked, got " + inQuotes(value));
+    } else if (name == "--tol") s.tolAbs = s.naturalMapTolerance = positiveNumber(name, value);
+    else if (name == "--max-iter") s.maxIterations = wholeNumber(name, value, 1);
+    else if (name == "--local-iter") s.problemFile.localIterations = wholeNumber(name, value, 1);
+    else if (name == "--local-tol") s.problemFile.localTolerance = positiveNumber(name, value);
+    else if (name == "--subspace") s.problemFile.subspaceInterval = wholeNumber(name, value, 0);
     else if (name == "--local-solve") {
       if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + inQuotes(value));
-      o.problemFile.exactLocalSolve = value == "exact";
+      s.problemFile.exactLocalSolve = value == "exact";
     }
     else o.out = outputPath(name, value);
   }
@@ -116,33 +113,26 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
 int solveCommand(Args args) {
   const std::optional<SolveOptions> options = parseSolveArgs(args);
   if (!options) return 0;
-  std::unique_ptr<ContactSolver> solver = makeSolver(options->solver);
+  const SolverSettings& settings = options->settings;
+  std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
   if (!solver->acceptsDelassus())
-    throw UsageError("--solver " + options->solver + ": needs bodies; a problem file gives only W, q and mu");
-  const bool takesSubspaceSteps = options->solver == "prox-gs" || options->solver == "prox-jacobi";
-  if (options->problemFile.subspaceInterval > 0 && !takesSubspaceSteps)
-    throw UsageError("--subspace: only prox-gs and prox-jacobi take subspace steps, not " + options->solver);
+    throw UsageError("--solver " + settings.solver + ": needs bodies; a problem file gives only W, q and mu");
+  const bool takesSubspaceSteps = settings.solver == "prox-gs" || settings.solver == "prox-jacobi";
+  if (settings.problemFile.subspaceInterval > 0 && !takesSubspaceSteps)
+    throw UsageError("--subspace: only prox-gs and prox-jacobi take subspace steps, not " + settings.solver);
   const DelassusProblem problem = readFc3dFile(options->file);
-  SolverSettings settings;
-  settings.solver = options->solver;
-  settings.prox.rFactor = options->rFactor;
-  settings.tolAbs = options->tol;
-  settings.tolRel = 0.0;
-  settings.naturalMapTolerance = options->tol;
-  settings.maxIterations = options->maxIterations;
-  settings.problemFile = options->problemFile;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
-  const bool converged = report.converged() || report.naturalMapResidual <= options->tol;
+  const bool converged = report.converged() || report.naturalMapResidual <= settings.naturalMapTolerance;
   const bool usesRFactor = std::any_of(solverRegistry().begin(), solverRegistry().end(), [&](const SolverEntry& e) {
-    return e.name == options->solver && e.usesRFactor;
+    return e.name == settings.solver && e.usesRFactor;
   });
   std::string solverLabel =
-      usesRFactor ? options->solver + " (" + rFactorName(options->rFactor) + " r-factor)" : options->solver;
-  if (options->problemFile.exactLocalSolve && options->solver == "prox-gs") solverLabel += ", exact local solves";
-  if (options->problemFile.subspaceInterval > 0)
-    solverLabel += ", subspace step every " + std::to_string(options->problemFile.subspaceInterval) + " sweeps";
+      usesRFactor ? settings.solver + " (" + rFactorName(settings.prox.rFactor) + " r-factor)" : settings.solver;
+  if (settings.problemFile.exactLocalSolve && settings.solver == "prox-gs") solverLabel += ", exact local solves";
+  if (settings.problemFile.subspaceInterval > 0)
+    solverLabel += ", subspace step every " + std::to_string(settings.problemFile.subspaceInterval) + " sweeps";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
               solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
               report.naturalMapResidual, report.seconds);

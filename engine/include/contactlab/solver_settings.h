@@ -79,6 +79,13 @@ struct SolverSettings {
   bool operator==(const SolverSettings&) const = default;
 };
 
+// What `contactlab-cli solve FILE.dat` runs when given no flags: prox-gs (one proximal step per
+// contact and sweep, PROX Alg. 2) with the Local r-factor, stopping at a natural-map residual of 1e-8
+// or after 10000 sweeps. Chosen by measurement against Siconos' NSGS on the sample files
+// (docs/fc3d.md, "The default configuration"); contactlab-bench-siconos runs the same settings in its
+// row "solve defaults".
+SolverSettings problemFileSolveDefaults();
+
 // The deformable problem's solve (conjugate-residual-deformable-contact.txt, Alg. 1-3): "cr-full" or
 // "cr-diag", the preconditioner of sec. 3.4. Tolerances are the paper's.
 struct DeformableSolverSettings {
