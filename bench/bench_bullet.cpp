@@ -1,7 +1,8 @@
-// contactlab-bench-bullet: the benchmark scenes in contactlab (PROX-GS, exactly 10 sweeps) and in
-// Bullet 3.24 (sequential impulse, 10 iterations) side by side in one process (DESIGN.md "Benchmarks",
-// issue 5). Each scene is built once from the built-in registry; both engines step it from the same
-// start, alternately, round after round, so that the machine's load falls on both alike.
+// contactlab-bench-bullet: the benchmark scenes in contactlab (PROX-GS at exactly 10 sweeps, and at the
+// defaults a user gets with no flags) and in Bullet 3.24 (sequential impulse, 10 iterations) side by
+// side in one process (DESIGN.md "Benchmarks", issues 5 and 31). Each scene is built once from the
+// built-in registry; the engines step it from the same start, alternately, round after round, so
+// that the machine's load falls on all alike.
 #include <LinearMath/btScalar.h>
 
 #include <algorithm>
@@ -34,13 +35,16 @@ constexpr const char* kHelp =
     "usage: contactlab-bench-bullet [flags]\n"
     "\n"
     "Runs each benchmark scene (wall, tower, pyramid rows=20, pile count=2000, jacks) in contactlab with PROX-GS at\n"
-    "exactly 10 sweeps (tolerances 0) and in Bullet 3.24 (btDiscreteDynamicsWorld, sequential impulse, 10\n"
-    "iterations, one thread), alternately: contactlab warm-up and timed steps, then Bullet's, for each round.\n"
-    "Prints per scene: bodies; mean contacts per timed step (Bullet: manifold points); the median over the\n"
-    "rounds of each engine's median ms/step and their ratio; the largest penetration over the timed steps;\n"
-    "the mean residual (contactlab: its merit in m/s; Bullet: the root of its last iteration's squared\n"
-    "impulse changes, N s); and, against the scene's start, the mean height change of the dynamic bodies\n"
-    "and the largest distance one moved. Flags take their value as the next argument or after '='.\n"
+    "exactly 10 sweeps (tolerances 0) and at its defaults (what `contactlab-cli run` does with no flags, sleeping\n"
+    "off), and in Bullet 3.24 (btDiscreteDynamicsWorld, sequential impulse, 10 iterations, one thread,\n"
+    "deactivation off), alternately: each contactlab setting's warm-up and timed steps, then Bullet's, for each\n"
+    "round. Prints per scene and contactlab setting (each against the same Bullet runs): bodies; mean contacts\n"
+    "per timed step (Bullet: manifold points); the median over the rounds of each engine's median ms/step and\n"
+    "their ratio; the largest penetration over the timed steps; the mean residual (contactlab: its merit in\n"
+    "m/s; Bullet: the root of its last iteration's squared impulse changes, N s); the drift, the largest\n"
+    "distance a dynamic body's centre moved over the timed steps (on the stacks, their creep); and, against\n"
+    "the scene's start, the largest distance one moved. Flags take their value as the next argument or\n"
+    "after '='.\n"
     "\n"
     "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pile,jacks)\n"
     "  --warmup N       untimed steps before timing (default: 100, the pile and jacks 150)\n"
@@ -55,7 +59,7 @@ struct EngineRun {
   double meanContacts = 0.0;    // over the timed steps
   double maxPenetration = 0.0;  // m, over the timed steps
   double meanResidual = 0.0;    // over the timed steps, in the engine's own measure
-  double meanDz = 0.0;          // m: mean over the dynamic bodies of z at the end minus z at the start
+  double drift = 0.0;           // m: cli::DriftMeter over the timed steps
   double maxMove = 0.0;         // m: the largest distance a dynamic body's centre moved from its start
 };
 
@@ -74,6 +78,9 @@ struct Engine {
 EngineRun run(const Scene& scene, const Engine& engine, int warmup, int steps) {
   for (int i = 0; i < warmup; ++i) engine.step();
   EngineRun result;
+  const std::vector<int> dynamic = cli::dynamicBodies(scene);
+  cli::DriftMeter drift(dynamic);
+  drift.begin(engine.position);
   for (int i = 0; i < steps; ++i) {
     const auto start = std::chrono::steady_clock::now();
     engine.step();
@@ -82,21 +89,23 @@ EngineRun run(const Scene& scene, const Engine& engine, int warmup, int steps) {
     result.meanContacts += report.contacts / steps;
     result.meanResidual += report.residual / steps;
     result.maxPenetration = std::max(result.maxPenetration, report.penetration);
+    drift.observe(engine.position);
   }
-  int dynamic = 0;
-  for (int i = 0; i < static_cast<int>(scene.bodies.size()); ++i) {
-    if (scene.bodies[i].motion != MotionType::Dynamic) continue;
-    const Vec3 moved = engine.position(i) - scene.bodies[i].position;
-    result.meanDz += moved.z();
-    result.maxMove = std::max(result.maxMove, moved.norm());
-    ++dynamic;
-  }
-  if (dynamic > 0) result.meanDz /= dynamic;
+  result.drift = drift.largest();
+  for (const int i : dynamic)
+    result.maxMove = std::max(result.maxMove, (engine.position(i) - scene.bodies[i].position).norm());
   return result;
 }
 
-EngineRun runContactlab(const Scene& scene, int warmup, int steps) {
-  World world(scene, cli::tenSweepSettings());
+// contactlab's settings in the comparison: the issue's 10-sweep budget, and the defaults.
+struct OurSetting {
+  const char* name;
+  WorldSettings settings;
+};
+std::vector<OurSetting> ourSettings() { return {{"10 sweeps", cli::tenSweepSettings()}, {"defaults", WorldSettings{}}}; }
+
+EngineRun runContactlab(const Scene& scene, const WorldSettings& settings, int warmup, int steps) {
+  World world(scene, settings);
   const Engine engine{
       [&] { world.step(); },
       [&] {
@@ -121,6 +130,7 @@ EngineRun runBullet(const Scene& scene, int warmup, int steps) {
 
 struct SceneRow {
   std::string scene;
+  std::string setting;  // contactlab's, OurSetting::name
   int bodies = 0;
   std::vector<double> roundMsOurs, roundMsBullet;  // each round's median ms/step
   EngineRun ours, bullet;                          // the last round (both engines are deterministic)
@@ -128,25 +138,36 @@ struct SceneRow {
   double msBullet() const { return cli::lowerMedian(roundMsBullet); }
 };
 
-SceneRow measure(const BenchScene& benchScene, int warmup, int steps, int rounds) {
+// One row per contactlab setting, each against the same Bullet runs.
+std::vector<SceneRow> measure(const BenchScene& benchScene, int warmup, int steps, int rounds) {
   const Scene scene = buildBuiltinScene(benchScene.name, benchScene.params, cli::kDefaultSeed);
-  SceneRow row;
-  row.scene = benchScene.name;
-  row.bodies = static_cast<int>(scene.bodies.size());
-  for (int round = 0; round < rounds; ++round) {
-    row.ours = runContactlab(scene, warmup, steps);
-    row.roundMsOurs.push_back(cli::lowerMedian(row.ours.stepMs));
-    row.bullet = runBullet(scene, warmup, steps);
-    row.roundMsBullet.push_back(cli::lowerMedian(row.bullet.stepMs));
+  const std::vector<OurSetting> settings = ourSettings();
+  std::vector<SceneRow> rows(settings.size());
+  for (std::size_t s = 0; s < settings.size(); ++s) {
+    rows[s].scene = benchScene.name;
+    rows[s].setting = settings[s].name;
+    rows[s].bodies = static_cast<int>(scene.bodies.size());
   }
-  return row;
+  for (int round = 0; round < rounds; ++round) {
+    for (std::size_t s = 0; s < settings.size(); ++s) {
+      rows[s].ours = runContactlab(scene, settings[s].settings, warmup, steps);
+      rows[s].roundMsOurs.push_back(cli::lowerMedian(rows[s].ours.stepMs));
+    }
+    const EngineRun bullet = runBullet(scene, warmup, steps);
+    for (SceneRow& row : rows) {
+      row.bullet = bullet;
+      row.roundMsBullet.push_back(cli::lowerMedian(bullet.stepMs));
+    }
+  }
+  return rows;
 }
 
 void printHeader() {
-  std::printf("%-8s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "", "", "contacts", "", "ms/step",
-              "", "ratio", "pen mm", "", "residual", "", "dz mm", "", "move mm", "");
-  std::printf("%-8s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "scene", "bodies", "ours", "bullet",
-              "ours", "bullet", "o/b", "ours", "bullet", "ours m/s", "bullet Ns", "ours", "bullet", "ours", "bullet");
+  std::printf("%-8s %-9s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "", "", "", "contacts", "",
+              "ms/step", "", "ratio", "pen mm", "", "residual", "", "drift mm", "", "move mm", "");
+  std::printf("%-8s %-9s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "scene", "ours at", "bodies",
+              "ours", "bullet", "ours", "bullet", "o/b", "ours", "bullet", "ours m/s", "bullet Ns", "ours", "bullet",
+              "ours", "bullet");
 }
 
 std::string roundList(const std::vector<double>& ms) {
@@ -161,10 +182,10 @@ std::string roundList(const std::vector<double>& ms) {
 
 void printRow(const SceneRow& row) {
   const EngineRun &o = row.ours, &b = row.bullet;
-  std::printf("%-8s %6d %8.1f %8.1f %8.3f %8.3f %6.2f %8.2f %8.2f %9.2e %9.2e %8.2f %8.2f %8.1f %8.1f\n",
-              row.scene.c_str(), row.bodies, o.meanContacts, b.meanContacts, row.msOurs(), row.msBullet(),
-              row.msOurs() / row.msBullet(), 1e3 * o.maxPenetration, 1e3 * b.maxPenetration, o.meanResidual,
-              b.meanResidual, 1e3 * o.meanDz, 1e3 * b.meanDz, 1e3 * o.maxMove, 1e3 * b.maxMove);
+  std::printf("%-8s %-9s %6d %8.1f %8.1f %8.3f %8.3f %6.2f %8.2f %8.2f %9.2e %9.2e %8.2f %8.2f %8.1f %8.1f\n",
+              row.scene.c_str(), row.setting.c_str(), row.bodies, o.meanContacts, b.meanContacts, row.msOurs(),
+              row.msBullet(), row.msOurs() / row.msBullet(), 1e3 * o.maxPenetration, 1e3 * b.maxPenetration,
+              o.meanResidual, b.meanResidual, 1e3 * o.drift, 1e3 * b.drift, 1e3 * o.maxMove, 1e3 * b.maxMove);
   std::printf("         rounds' ms/step: ours %s; bullet %s\n", roundList(row.roundMsOurs).c_str(),
               roundList(row.roundMsBullet).c_str());
   // The stacks start at rest in equilibrium: a body that moved more than 5 cm means it fell.
@@ -178,16 +199,16 @@ void printRow(const SceneRow& row) {
 void writeCsv(const std::string& path, const std::vector<SceneRow>& rows, int rounds) {
   std::ofstream out(path);
   if (!out) throw std::runtime_error("cannot write " + path);
-  out << "scene,bodies,rounds,timed_steps,mean_contacts_ours,mean_contacts_bullet,median_step_ms_ours,"
+  out << "scene,setting_ours,bodies,rounds,timed_steps,mean_contacts_ours,mean_contacts_bullet,median_step_ms_ours,"
          "median_step_ms_bullet,ratio_ours_over_bullet,max_penetration_ours,max_penetration_bullet,"
-         "mean_residual_ours,mean_residual_bullet,mean_dz_ours,mean_dz_bullet,max_move_ours,max_move_bullet,"
+         "mean_residual_ours,mean_residual_bullet,drift_ours,drift_bullet,max_move_ours,max_move_bullet,"
          "round_step_ms_ours,round_step_ms_bullet\n";
   out.precision(17);
   for (const SceneRow& r : rows) {
-    out << r.scene << ',' << r.bodies << ',' << rounds << ',' << r.ours.stepMs.size() << ',' << r.ours.meanContacts
+    out << r.scene << ',' << r.setting << ',' << r.bodies << ',' << rounds << ',' << r.ours.stepMs.size() << ',' << r.ours.meanContacts
         << ',' << r.bullet.meanContacts << ',' << r.msOurs() << ',' << r.msBullet() << ','
         << r.msOurs() / r.msBullet() << ',' << r.ours.maxPenetration << ',' << r.bullet.maxPenetration << ','
-        << r.ours.meanResidual << ',' << r.bullet.meanResidual << ',' << r.ours.meanDz << ',' << r.bullet.meanDz
+        << r.ours.meanResidual << ',' << r.bullet.meanResidual << ',' << r.ours.drift << ',' << r.bullet.drift
         << ',' << r.ours.maxMove << ',' << r.bullet.maxMove << ',' << roundList(r.roundMsOurs) << ','
         << roundList(r.roundMsBullet) << '\n';
   }
@@ -200,14 +221,17 @@ int benchBullet(cli::Args args) {
       cli::parseBenchFlags(args, "", kHelp, {"--rounds"},
                            [&](std::string_view flag, std::string_view value) { rounds = cli::countFlag(flag, value, 1); });
   if (!options) return 0;  // --help
-  std::printf("Bullet %d.%02d (%s precision) against contactlab PROX-GS, both at 10 iterations; %d round(s)\n",
+  std::printf("Bullet %d.%02d (%s precision) at 10 iterations against contactlab PROX-GS at 10 sweeps and at its "
+              "defaults; %d round(s)\n",
               btGetVersion() / 100, btGetVersion() % 100, sizeof(btScalar) == 8 ? "double" : "single", rounds);
   printHeader();
   std::vector<SceneRow> rows;
   for (const BenchScene& scene : cli::benchScenes()) {
     if (!cli::sceneChosen(options->scenes, scene.name)) continue;
-    rows.push_back(measure(scene, options->warmupFor(scene), options->stepsFor(scene), rounds));
-    printRow(rows.back());
+    for (const SceneRow& row : measure(scene, options->warmupFor(scene), options->stepsFor(scene), rounds)) {
+      rows.push_back(row);
+      printRow(row);
+    }
   }
   if (!options->csv.empty()) writeCsv(options->csv, rows, rounds);
   return 0;

@@ -37,7 +37,10 @@ constexpr const char* kBenchHelp =
     "prints per scene and setting: bodies, mean contacts, median ms per step and per stage, mean\n"
     "sweeps, and the solver's ns per contact per sweep, median, twice: ns/c/swp from the whole solve\n"
     "(solver time / (contacts * sweeps), its set-up included: the r-factors, the sweep order) and\n"
-    "sweep_ns from the sweeps alone (the iterating part of that time, SolveReport::iterationSeconds).\n"
+    "sweep_ns from the sweeps alone (the iterating part of that time, SolveReport::iterationSeconds);\n"
+    "and what the time buys: the deepest penetration over the timed steps (deep_mm, the largest\n"
+    "max_penetration of the metrics) and the drift (drift_mm: the largest distance a dynamic body's centre\n"
+    "moved from where it was at the first timed step; on the stacks, their creep).\n"
     "\n"
     "A built-in scene with deformable bodies (rings, bunnies, soft-cubes, soft-block, ...) named in\n"
     "--scenes is run once per deformable solver, at the scene's own dt, and gets a table of its own,\n"
@@ -77,11 +80,17 @@ struct BenchRow {
   double solverMs = 0.0;                                 // the solve alone, without the warm-start cache
   double nsPerContactSweep = 0.0;           // the whole solve per contact and sweep
   double nsPerContactSweepIterating = 0.0;  // its iterating part alone
+  double deepest = 0.0;                     // m, the largest max_penetration over the timed steps
+  double drift = 0.0;                       // m, DriftMeter over the timed steps
 };
 
 BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, int warmup, int steps) {
-  World world(buildBuiltinScene(benchScene.name, benchScene.params, kDefaultSeed), settings);
+  const Scene scene = buildBuiltinScene(benchScene.name, benchScene.params, kDefaultSeed);
+  World world(scene, settings);
   for (int step = 0; step < warmup; ++step) world.step();
+  DriftMeter drift(dynamicBodies(scene));
+  const auto position = [&](int body) { return world.bodies()[body].position; };
+  drift.begin(position);
 
   std::vector<double> stepMs, solverMs, nsPerContactSweep, nsPerContactSweepIterating;
   std::array<std::vector<double>, static_cast<int>(Stage::Count)> stageMs;
@@ -100,7 +109,10 @@ BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, in
     }
     row.meanContacts += metrics.contacts;  // sums until divided below
     row.meanIterations += metrics.solve.iterations;
+    row.deepest = std::max(row.deepest, metrics.maxPenetration);
+    drift.observe(position);
   }
+  row.drift = drift.largest();
   row.meanContacts /= steps;
   row.meanIterations /= steps;
   row.stepMs = lowerMedian(stepMs);
@@ -115,17 +127,17 @@ BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, in
 double stage(const BenchRow& row, Stage s) { return row.stageMs[static_cast<int>(s)]; }
 
 void printHeader() {
-  std::printf("%-8s %-8s %-7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %9s %9s\n", "scene", "solver", "rfactor", "tol",
-              "iter<=", "bodies", "contacts", "step_ms", "coll_ms", "asm_ms", "solve_ms", "sweeps", "ns/c/swp",
-              "sweep_ns");
+  std::printf("%-8s %-8s %-7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s %8s\n", "scene", "solver", "rfactor",
+              "tol", "iter<=", "bodies", "contacts", "step_ms", "coll_ms", "asm_ms", "solve_ms", "sweeps", "ns/c/swp",
+              "sweep_ns", "deep_mm", "drift_mm");
 }
 
 void printRow(const BenchRow& row) {
-  std::printf("%-8s %-8s %-7s %5g %6d %8d %8.1f %8.3f %8.3f %8.3f %8.3f %8.1f %9.2f %9.2f\n", row.scene.c_str(),
+  std::printf("%-8s %-8s %-7s %5g %6d %8d %8.1f %8.3f %8.3f %8.3f %8.3f %8.1f %9.2f %9.2f %8.2f %8.2f\n", row.scene.c_str(),
               row.settings.solver.solver.c_str(), rFactorName(row.settings.solver.prox.rFactor), row.settings.solver.tolAbs,
               row.settings.solver.maxIterations, row.bodies, row.meanContacts, row.stepMs, stage(row, Stage::Collision),
               stage(row, Stage::Assembly), row.solverMs, row.meanIterations, row.nsPerContactSweep,
-              row.nsPerContactSweepIterating);
+              row.nsPerContactSweepIterating, 1e3 * row.deepest, 1e3 * row.drift);
   std::fflush(stdout);  // rows arrive slowly; show each as soon as it is measured
 }
 
@@ -135,7 +147,7 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
   out << "scene,solver,rfactor,tol_abs,tol_rel,max_iter,threads,bodies,mean_contacts,median_step_ms";
   for (int s = 0; s < static_cast<int>(Stage::Count); ++s)
     out << ",median_" << stageName(static_cast<Stage>(s)) << "_ms";
-  out << ",median_solver_ms,mean_iterations,ns_per_contact_sweep,ns_per_contact_sweep_iterating\n";
+  out << ",median_solver_ms,mean_iterations,ns_per_contact_sweep,ns_per_contact_sweep_iterating,deepest_m,drift_m\n";
   out.precision(17);
   for (const BenchRow& row : rows) {
     out << row.scene << ',' << row.settings.solver.solver << ',' << rFactorName(row.settings.solver.prox.rFactor) << ','
@@ -143,7 +155,7 @@ void writeCsv(const std::string& path, const std::vector<BenchRow>& rows) {
         << row.settings.threads << ',' << row.bodies << ',' << row.meanContacts << ',' << row.stepMs;
     for (double ms : row.stageMs) out << ',' << ms;
     out << ',' << row.solverMs << ',' << row.meanIterations << ',' << row.nsPerContactSweep << ','
-        << row.nsPerContactSweepIterating << '\n';
+        << row.nsPerContactSweepIterating << ',' << row.deepest << ',' << row.drift << '\n';
   }
   if (!out.flush()) throw std::runtime_error("cannot write " + path);
 }
