@@ -504,6 +504,7 @@ bool DeformableContacts::linearize(int s, int body, const Eigen::VectorXd& v, do
 
 int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) {
   int added = 0;
+  const int before = problem.numConstraints();
   // Candidates not within reach at the start, and vertices that travel farther than their candidates
   // were found for (sec. 5.2's "vertex out of its extended box"), against every obstacle.
   for (int s = 0; s < static_cast<int>(surface_->size()); ++s) {
@@ -549,7 +550,11 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
     }
     added += addRigidBodyConstraints(b, known, problem);
   }
-  if (added > 0) updateSimilarity(problem);
+  if (added > 0) {
+    std::vector<std::uint8_t> touched(problem.numNodes(), 0);
+    for (int k = before; k < problem.numConstraints(); ++k) touchNodes(problem.constraints[k], touched);
+    updateSimilarity(problem, &touched);
+  }
   return added;
 }
 
@@ -576,6 +581,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     for (SurfaceTrees& trees : trees_) trees.refitEdgesAndFaces(*positions_, move);
   }
   int changed = 0;
+  std::vector<std::uint8_t> touched(problem.numNodes(), 0);
   previous_.resize(pairs_.size());
   for (int k = 0; k < problem.numConstraints(); ++k) {
     const Pair& pair = pairs_[k];
@@ -615,6 +621,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
       if (!linearizePair(pair, v, w, reach, next)) {
         // Sec. 3.3: a contact point that slid off its edge leaves the system.
         if (edgePair && w == 1.0) {
+          touchNodes(current, touched);
           retire(current);
           ++changed;
         }
@@ -642,11 +649,13 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     // forth), a cycle that only the bound on geometry rounds ends. The pair keeps its present one.
     if (previous_[k].node[0] >= 0 && distance(next, previous_[k]) <= tolerance_) continue;
     next.mu = current.mu;
+    touchNodes(current, touched);
+    touchNodes(next, touched);
     previous_[k] = current;
     current = next;
     ++changed;
   }
-  if (changed > 0) updateSimilarity(problem);
+  if (changed > 0) updateSimilarity(problem, &touched);
   return changed;
 }
 
@@ -667,7 +676,12 @@ std::pair<int, int> DeformableContacts::bodiesOf(const Pair& pair) const {
   return {std::min(first, second), std::max(first, second)};
 }
 
-void DeformableContacts::updateSimilarity(DeformableProblem& problem) const {
+void DeformableContacts::touchNodes(const DeformableConstraint& c, std::vector<std::uint8_t>& touched) {
+  for (const int node : c.node)
+    if (node >= 0) touched[node] = 1;
+}
+
+void DeformableContacts::updateSimilarity(DeformableProblem& problem, const std::vector<std::uint8_t>* touched) const {
   // Each node's constraints, with the node's weight in them.
   std::vector<std::vector<std::pair<int, double>>> byNode(problem.numNodes());
   std::map<std::pair<int, int>, int> betweenBodies;  // constraints on a coupled body, per pair of bodies
@@ -683,6 +697,10 @@ void DeformableContacts::updateSimilarity(DeformableProblem& problem) const {
     DeformableConstraint& c = problem.constraints[a];
     if (onCoupled(c)) {
       c.similarity = betweenBodies[bodiesOf(pairs_[a])];
+      continue;
+    }
+    if (touched && std::none_of(c.node.begin(), c.node.end(), [&](int node) { return node >= 0 && (*touched)[node]; })) {
+      if (isRetired(c)) c.similarity = 1.0;  // as the full update leaves it: no node, no neighbour
       continue;
     }
     others.clear();

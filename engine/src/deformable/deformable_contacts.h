@@ -239,7 +239,12 @@ class DeformableContacts final : public ConstraintUpdater {
   // rows along perpendicular normals, a vertex in a corner, are not duplicates).
   // A constraint on a coupled rigid body takes instead the paper's rule for rigid bodies: Z is the
   // number of constraints between the same two bodies (sec. 3.4.1, last paragraph).
-  void updateSimilarity(DeformableProblem& problem) const;
+  // With `touched` (a flag per node), only the constraints on a touched node are recomputed: the
+  // nodes of the constraints that were added, or changed (before and after), since the last update.
+  // Z of any other constraint depends on nothing that changed, so the result is the full update's.
+  void updateSimilarity(DeformableProblem& problem, const std::vector<std::uint8_t>* touched = nullptr) const;
+  // Flags the nodes of constraint c in `touched` (one per node).
+  static void touchNodes(const DeformableConstraint& c, std::vector<std::uint8_t>& touched);
   // The two world bodies a constraint joins (lower first), for the rigid rule of updateSimilarity.
   std::pair<int, int> bodiesOf(const Pair& pair) const;
   // A rigid body where the iterate v moves it by w of the step: a coupled body's pose at the step's
