@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -129,7 +130,7 @@ struct Row {
   int contacts = 0;
   Outcome outcome;
   double seconds = 0.0;  // per solve, the median round's
-  int repeats = 0;       // of the median round
+  int repeats = 0;       // in the first round
   std::vector<double> roundSeconds;
 };
 
