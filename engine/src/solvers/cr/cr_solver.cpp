@@ -20,6 +20,7 @@ struct CrSolver::Iterate {
   Eigen::VectorXd y, r, p, Bp, Ap, Av, z, Az, w, q;
   Eigen::VectorXd inverseDiagonalA, compliance, rows;
   std::vector<std::uint8_t> rowActive;
+  std::vector<int> inSystem;  // the constraints with a row in B (any rowActive of theirs), ascending
   CrPreconditionerOperator preconditioner;
   double numerator = 0.0;  // z^T B z = r^T C^-1 B C^-1 r of the current residual
 
@@ -40,13 +41,10 @@ struct CrSolver::Iterate {
   void constraintProduct(const Eigen::VectorXd& x, const Eigen::VectorXd& Ax, Eigen::VectorXd& out) const {
     out.resize(x.size());
     out.head(n3) = Ax;
+    out.tail(3 * m()).setZero();
     const Eigen::VectorXd xv = x.head(n3);
-    for (int k = 0; k < m(); ++k) {
+    for (const int k : inSystem) {
       const Vec3 mask(rowActive[3 * k], rowActive[3 * k + 1], rowActive[3 * k + 2]);
-      if (mask.isZero()) {
-        out.segment<3>(n3 + 3 * k).setZero();
-        continue;
-      }
       addConstraintRowsTransposed(problem, k, -mask.cwiseProduct(Vec3(x.segment<3>(n3 + 3 * k))), out);
       out.segment<3>(n3 + 3 * k) = -mask.cwiseProduct(constraintRowsTimes(problem, k, xv));
     }
@@ -54,9 +52,12 @@ struct CrSolver::Iterate {
 
   void setupRows(const std::vector<CrConstraintState>& states, CrPreconditioner kind) {
     rowActive.assign(3 * m(), 0);
-    for (int k = 0; k < m(); ++k)
+    inSystem.clear();
+    for (int k = 0; k < m(); ++k) {
       for (int r = 0; r < 3; ++r)
         rowActive[3 * k + r] = !isRetired(problem.constraints[k]) && rowInSystem(states[k], problem.constraints[k].mu, r);
+      if (rowActive[3 * k]) inSystem.push_back(k);
+    }
     preconditioner.setup(problem, inverseDiagonalA, compliance, rowActive, kind);
   }
 
@@ -104,8 +105,9 @@ struct CrSolver::Iterate {
   // ||U r||_inf: the largest error of an active row.
   double activeRowError() const {
     double worst = 0.0;
-    for (int row = 0; row < 3 * m(); ++row)
-      if (rowActive[row]) worst = std::max(worst, std::abs(r[n3 + row]));
+    for (const int k : inSystem)
+      for (int row = 3 * k; row < 3 * k + 3; ++row)
+        if (rowActive[row]) worst = std::max(worst, std::abs(r[n3 + row]));
     return worst;
   }
 
