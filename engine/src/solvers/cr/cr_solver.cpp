@@ -71,7 +71,8 @@ struct CrSolver::Iterate {
         addConstraintRowsTransposed(problem, k, Vec3(0.0, s.kineticForce.x(), s.kineticForce.y()), force);
     }
     computeRows();
-    for (int k = 0; k < m(); ++k) {
+    r.tail(3 * m()).setZero();
+    for (const int k : inSystem) {
       const Vec3 mask(rowActive[3 * k], rowActive[3 * k + 1], rowActive[3 * k + 2]);
       addConstraintRowsTransposed(problem, k, mask.cwiseProduct(Vec3(y.segment<3>(n3 + 3 * k))), force);
       r.segment<3>(n3 + 3 * k) = mask.cwiseProduct(Vec3(rows.segment<3>(3 * k)));
