@@ -10,12 +10,6 @@
 namespace contactlab {
 namespace {
 
-BodyDesc softCube(double size, const Vec3& position) {
-  BodyDesc b = test::box(Vec3::Constant(size), position);
-  b.deformable = DeformableDesc{};
-  return b;
-}
-
 Vec3 momentum(const World& world) {
   const Body& b = world.bodies()[0];
   return b.mass * b.velocity;
@@ -25,7 +19,7 @@ TEST(DeformableSystem, FreeBodyKeepsItsLinearMomentumThroughTheContactSolve) {
   Scene scene;
   scene.dt = 1e-3;
   scene.gravity = Vec3::Zero();
-  BodyDesc cube = softCube(0.2, Vec3::Zero());
+  BodyDesc cube = test::softCube(0.2, Vec3::Zero());
   cube.velocity = Vec3(1.0, -0.5, 0.25);
   cube.angularVelocity = Vec3(0.5, 1.0, -1.5);
   scene.bodies = {cube};
@@ -42,7 +36,7 @@ TEST(DeformableSystem, NodeForceOnAFreeBodyAddsFdtOfMomentumPerStep) {
   Scene scene;
   scene.dt = 1e-3;
   scene.gravity = Vec3::Zero();
-  scene.bodies = {softCube(0.2, Vec3::Zero())};
+  scene.bodies = {test::softCube(0.2, Vec3::Zero())};
   WorldSettings settings;
   settings.deformable.relativeTolerance = 1e-12;
   World world(scene, settings);
@@ -64,7 +58,7 @@ TEST(DeformableSystem, NodeForceOnAFreeBodyAddsFdtOfMomentumPerStep) {
 TEST(DeformableSystem, NodeForceOnAPinnedNodeChangesNothing) {
   Scene scene;
   scene.dt = 1e-3;
-  BodyDesc cube = softCube(0.2, Vec3::Zero());
+  BodyDesc cube = test::softCube(0.2, Vec3::Zero());
   cube.deformable->pinned = DeformableDesc::Box{Vec3(-1, -1, 0.09), Vec3(1, 1, 1)};  // the top face
   scene.bodies = {cube};
   World pulled(scene), free(scene);
@@ -84,7 +78,7 @@ TEST(DeformableSystem, NodeForceOnAPinnedNodeChangesNothing) {
 
 TEST(DeformableSystem, NodeForceChecksItsArguments) {
   Scene scene;
-  scene.bodies = {softCube(0.2, Vec3::Zero())};
+  scene.bodies = {test::softCube(0.2, Vec3::Zero())};
   World world(scene);
   const int nodes = static_cast<int>(world.deformableBody(0).positions.size());
   EXPECT_THROW(world.setDeformableNodeForce(1, 0, Vec3::UnitX()), std::out_of_range);
@@ -98,7 +92,7 @@ TEST(DeformableSystem, NodeForceChecksItsArguments) {
 std::vector<double> landingTrace(int threads, const std::string& solver) {
   Scene scene;
   scene.dt = 1e-3;
-  scene.bodies = {test::staticGround(), softCube(0.2, Vec3(0, 0, 0.16))};
+  scene.bodies = {test::staticGround(), test::softCube(0.2, Vec3(0, 0, 0.16))};
   scene.bodies[1].orientation = Quat(Eigen::AngleAxisd(0.6, Vec3(1, 1, 0).normalized()));
   scene.bodies[1].deformable->maxTetVolume = 0.2 * 0.2 * 0.2 / 3000;
   WorldSettings settings;
@@ -125,7 +119,7 @@ TEST(DeformableSystem, FullPreconditionerTakesFewerIterationsThanDiagOnARestingB
   const auto iterations = [](const std::string& solver) {
     Scene scene;
     scene.dt = 1e-3;
-    scene.bodies = {test::staticGround(), softCube(0.2, Vec3(0, 0, 0.1))};
+    scene.bodies = {test::staticGround(), test::softCube(0.2, Vec3(0, 0, 0.1))};
     scene.bodies[1].deformable->dampingStiffness = 0.01;
     WorldSettings settings;
     settings.deformable.solver = solver;
@@ -141,7 +135,7 @@ TEST(DeformableSystem, FullPreconditionerTakesFewerIterationsThanDiagOnARestingB
 TEST(DeformableSystem, ASavedSceneRunsOnFromTheDeformedState) {
   Scene scene;
   scene.dt = 1e-3;
-  BodyDesc cube = softCube(0.2, Vec3(0, 0, 0.5));
+  BodyDesc cube = test::softCube(0.2, Vec3(0, 0, 0.5));
   cube.angularVelocity = Vec3(0, 30, 0);  // spinning fast enough to deform
   scene.bodies = {test::staticGround(), cube};
   World world(scene);
@@ -160,7 +154,7 @@ TEST(DeformableSystem, ASavedSceneRunsOnFromTheDeformedState) {
 
 TEST(DeformableSystem, ASavedStateOfAnotherTetrahedralizationIsAnErrorNamingTheBody) {
   Scene scene;
-  BodyDesc cube = softCube(0.2, Vec3(0, 0, 0.5));
+  BodyDesc cube = test::softCube(0.2, Vec3(0, 0, 0.5));
   cube.name = "jelly";
   cube.deformable->nodePositions = {Vec3::Zero(), Vec3::UnitX()};
   cube.deformable->nodeVelocities = {Vec3::Zero(), Vec3::Zero()};
@@ -180,7 +174,7 @@ TEST(DeformableSystem, LandingBlockEndsNoDeeperThanTheChosenEpsilon2) {
   const auto land = [](double epsilon2, long& iterations) {
     Scene scene;
     scene.dt = 1e-3;
-    scene.bodies = {test::staticGround(), softCube(0.2, Vec3(0, 0, 0.102))};
+    scene.bodies = {test::staticGround(), test::softCube(0.2, Vec3(0, 0, 0.102))};
     WorldSettings settings;
     settings.deformable.absoluteTolerance = epsilon2;
     World world(scene, settings);

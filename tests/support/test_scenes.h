@@ -27,6 +27,13 @@ inline BodyDesc box(const Vec3& size, const Vec3& position) {
   return b;
 }
 
+// A deformable cube of edge `size` with the default material (DeformableDesc).
+inline BodyDesc softCube(double size, const Vec3& position) {
+  BodyDesc b = box(Vec3::Constant(size), position);
+  b.deformable = DeformableDesc{};
+  return b;
+}
+
 inline BodyDesc sphere(double radius, const Vec3& position) {
   BodyDesc b;
   b.shape = SphereShape{radius};

@@ -36,19 +36,27 @@ struct SolveReport {
 };
 
 // One solve of the deformable MLCP by the CR method (conjugate-residual-deformable-contact.txt, Alg. 1).
+// The deformable bodies' CR solve (Verschoor & Jalba 2019, Alg. 1). The World solves each island of
+// bodies joined by constraints as its own MLCP; its report then sums the islands' counts, except
+// for the iterations: those of the island that needed the most, the step's critical path (with one
+// island, the whole system's), and all islands' together in allIterations.
 struct DeformableSolveReport {
   int iterations = 0;          // CR iterations (Alg. 1, line 8), over every re-linearization
+  int allIterations = 0;       // over all islands (and solves of islands joined during the step)
+  int islands = 1;             // MLCPs solved
   int activeSetChanges = 0;    // constraint state changes kept (Alg. 2: activations, deactivations, friction switches)
   int residualRestarts = 0;    // times the residual was recomputed after a change (Alg. 1, lines 19-21)
   int relinearizations = 0;    // re-linearizations that changed a constraint (Alg. 1, line 27)
   int collisionRounds = 0;     // collision checks at convergence that added constraints (line 25)
-  bool localMinimum = false;   // stopped by ||B C^-1 r|| < epsilon_1 (sec. 4.3)
+  bool localMinimum = false;   // stopped by ||B C^-1 r|| < epsilon_1 (sec. 4.3), in any island
   // Reached the iteration cap unconverged and returned the best iterate it had met, not its last.
   bool tookBestIterate = false;
-  Convergence convergence = Convergence::None;
-  double residual = 0.0;                      // ||r|| at the end
-  std::vector<double> residualHistory;        // ||r|| after every iteration
-  std::vector<double> constraintHistory;      // ||U r||_inf (largest active constraint error) after every iteration
+  Convergence convergence = Convergence::None;  // None if any island did not converge
+  double residual = 0.0;                      // ||r|| at the end, of all islands' r together
+  // After every iteration: ||r|| of all islands' residuals together, and ||U r||_inf (the largest
+  // active constraint error); an island that has stopped counts with its last.
+  std::vector<double> residualHistory;
+  std::vector<double> constraintHistory;
   double seconds = 0.0;
   bool converged() const { return convergence != Convergence::None; }
 };

@@ -509,7 +509,7 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
   // were found for (sec. 5.2's "vertex out of its extended box"), against every obstacle.
   for (int s = 0; s < static_cast<int>(surface_->size()); ++s) {
     const double travel = dt_ * v.segment<3>(3 * (*surface_)[s].node).norm() + kMargin;
-    if (travel <= reach_[s]) continue;
+    if (travel <= reach_[s] || !inScope(surfaceBody_[s])) continue;
     for (const int b : colliders_) {
       bool known = false;
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && pair.body == b);
@@ -537,7 +537,7 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
   std::vector<Pair> known;
   for (const int b : colliders_) {
     const int j = rigidIndex_[b];
-    if (j < 0) continue;
+    if (j < 0 || (scope_ && !scope_->coupled[j])) continue;
     const Body& body = (*bodies_)[b];
     const double speed = v.segment<3>(3 * linearNode(j)).norm() +
                          v.segment<3>(3 * angularNode(j)).norm() * boundingRadius(body.shape);
@@ -578,12 +578,15 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
   });
   if (searchesFaces) {
     const Eigen::VectorXd move = dt_ * v;
-    for (SurfaceTrees& trees : trees_) trees.refitEdgesAndFaces(*positions_, move);
+    for (std::size_t d = 0; d < trees_.size(); ++d)
+      if (inScope(static_cast<int>(d))) trees_[d].refitEdgesAndFaces(*positions_, move);
   }
   int changed = 0;
   std::vector<std::uint8_t> touched(problem.numNodes(), 0);
   previous_.resize(pairs_.size());
-  for (int k = 0; k < problem.numConstraints(); ++k) {
+  const int count = scope_ ? static_cast<int>(scope_->constraints.size()) : problem.numConstraints();
+  for (int i = 0; i < count; ++i) {
+    const int k = scope_ ? scope_->constraints[i] : i;
     const Pair& pair = pairs_[k];
     DeformableConstraint& current = problem.constraints[k];
     if (isRetired(current) || pair.rigidPair()) continue;

@@ -156,6 +156,20 @@ class DeformableContacts final : public ConstraintUpdater {
   int relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
                   DeformableProblem& problem) override;
 
+  // One island of the step's problem, which DeformableSystem::solve solves as its own MLCP
+  // (deformable_islands.h). Under a scope, addCollisions searches only from the island's deformable
+  // bodies' vertices and its coupled rigid bodies, and relinearize covers only the island's
+  // constraints, refitting only its bodies' trees; a collision found with a body outside the island
+  // joins the problem all the same (the caller merges the islands it joins). Constraints that
+  // addCollisions appends do not join `constraints`: the caller decides where they belong.
+  struct Scope {
+    std::vector<std::uint8_t> deformable;  // per deformable body: in the island
+    std::vector<std::uint8_t> coupled;     // per rigid body of the problem: in the island
+    std::vector<int> constraints;          // the island's constraints, ascending
+  };
+  // The scope of the calls that follow; null (the default): the whole problem. Kept by pointer.
+  void setScope(const Scope* scope) { scope_ = scope; }
+
   const std::vector<Pair>& pairs() const { return pairs_; }  // one per constraint
 
  private:
@@ -328,6 +342,8 @@ class DeformableContacts final : public ConstraintUpdater {
   std::vector<DeformableConstraint> previous_;
   double dt_ = 0.0;
   double tolerance_ = 5e-6;
+  const Scope* scope_ = nullptr;
+  bool inScope(int deformableBody) const { return !scope_ || scope_->deformable[deformableBody]; }
 };
 
 }  // namespace contactlab

@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "collision/triangle_geometry.h"
+#include "core/stage_timer.h"
+#include "deformable/deformable_islands.h"
 #include "deformable/rigid_surface_query.h"
 #include "dynamics/free_rotation.h"
 #include "geometry/deformable_shape.h"
@@ -231,23 +233,66 @@ void DeformableSystem::collide(const std::vector<Body>& bodies, const Vec3& grav
 }
 
 void DeformableSystem::solve(ThreadPool* pool) {
+  const Stopwatch watch;
+  // Each constraint starts from its pair's state and multipliers at the end of the last step.
   const std::vector<DeformableContacts::Pair>& pairs = contacts_.pairs();
-  std::vector<CrConstraintState> states(pairs.size());
-  Eigen::VectorXd multipliers = Eigen::VectorXd::Zero(3 * pairs.size());
+  states_.assign(pairs.size(), CrConstraintState{});
+  multipliers_.setZero(3 * pairs.size());
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const auto it = std::lower_bound(remembered_.begin(), remembered_.end(), pairs[k],
                                      [](const Remembered& r, const DeformableContacts::Pair& p) { return r.pair < p; });
     if (it == remembered_.end() || pairs[k] < it->pair) continue;
-    states[k] = it->state;
-    multipliers.segment<3>(3 * k) = it->multipliers;
+    states_[k] = it->state;
+    multipliers_.segment<3>(3 * k) = it->multipliers;
   }
-  solver_->setWarmStart(std::move(states), std::move(multipliers));
-  // The solve starts from the step's velocities (a resting body's barely change).
-  report_ = solver_->solve(problem_, settings_, &contacts_, velocities_, pool);
-  const Eigen::VectorXd solved = solver_->multipliers();
+  // Each island is its own MLCP (deformable_islands.h), solved from the step's velocities (a resting
+  // body's barely change). A collision check in one island's solve can join it to another; the
+  // islands are then found again and those that changed solved again, as one, from where their
+  // solves ended, until a pass changes none.
+  std::vector<int> firstNodes;
+  for (const Entry& e : bodies_) firstNodes.push_back(e.firstNode);
+  std::vector<std::pair<DeformableIsland, DeformableSolveReport>> solved;
+  Eigen::VectorXd scratch = velocities_;
+  int allIterations = 0;
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::vector<std::pair<DeformableIsland, DeformableSolveReport>> pass;
+    for (DeformableIsland& island : findDeformableIslands(problem_, firstNodes)) {
+      const auto same = std::find_if(solved.begin(), solved.end(), [&](const auto& s) {
+        return s.first.nodes == island.nodes && s.first.constraints == island.constraints;
+      });
+      if (same != solved.end()) {
+        pass.push_back(std::move(*same));
+        continue;
+      }
+      IslandProblem own(std::move(island), problem_, contacts_, scratch, numBodies());
+      std::vector<CrConstraintState> warm;
+      for (const int k : own.island().constraints) warm.push_back(states_[k]);
+      solver_->setWarmStart(std::move(warm), own.gatherConstraints(multipliers_));
+      Eigen::VectorXd v = own.gatherNodes(velocities_);
+      DeformableSolveReport report = solver_->solve(own.problem(), settings_, &own, v, pool);
+      allIterations += report.iterations;
+      own.scatterNodes(v, velocities_);
+      // The solve may have added constraints to the whole problem, this island's and others'.
+      const int before = static_cast<int>(states_.size());
+      states_.resize(problem_.numConstraints());
+      multipliers_.conservativeResize(3 * problem_.numConstraints());
+      multipliers_.tail(3 * (problem_.numConstraints() - before)).setZero();
+      for (std::size_t i = 0; i < own.island().constraints.size(); ++i) states_[own.island().constraints[i]] = solver_->states()[i];
+      own.scatterConstraints(solver_->multipliers(), multipliers_);
+      changed = changed || own.joinsOtherIsland();
+      pass.emplace_back(own.island(), std::move(report));
+    }
+    solved = std::move(pass);
+  }
+  std::vector<DeformableSolveReport> reports;
+  for (auto& [island, report] : solved) reports.push_back(std::move(report));
+  report_ = combineIslandReports(reports);
+  report_.allIterations = allIterations;
+  report_.seconds = watch.elapsedSeconds();
   remembered_.clear();
   for (std::size_t k = 0; k < contacts_.pairs().size(); ++k)
-    if (solver_->states()[k].active) remembered_.push_back({contacts_.pairs()[k], solver_->states()[k], solved.segment<3>(3 * k)});
+    if (states_[k].active) remembered_.push_back({contacts_.pairs()[k], states_[k], multipliers_.segment<3>(3 * k)});
   std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
 }
 
@@ -302,13 +347,13 @@ int DeformableSystem::bodyOfNode(int node) const {
 
 int DeformableSystem::numActiveConstraints() const {
   int active = 0;
-  for (const CrConstraintState& s : solver_->states()) active += s.active ? 1 : 0;
+  for (const CrConstraintState& s : states_) active += s.active ? 1 : 0;
   return active;
 }
 
 void DeformableSystem::appendContactReports(const std::vector<Body>& bodies, std::vector<ContactReport>& reports) const {
-  const Eigen::VectorXd forces = solver_->constraintForces();
-  const std::vector<CrConstraintState>& states = solver_->states();
+  const Eigen::VectorXd forces = constraintForces();
+  const std::vector<CrConstraintState>& states = states_;
   const std::vector<DeformableContacts::Pair>& pairs = contacts_.pairs();
   for (int k = 0; k < problem_.numConstraints(); ++k) {
     const DeformableConstraint& c = problem_.constraints[k];

@@ -60,6 +60,7 @@ class DeformableSystem {
   // step (Body::coupled), whose velocities join the unknowns after the nodes' (DeformableProblem).
   void assemble(double dt, const Vec3& gravity, const std::vector<Body>& bodies, const std::vector<int>& coupled);
   void collide(const std::vector<Body>& bodies, const Vec3& gravity);
+  // Solves each island of bodies joined by constraints as its own MLCP (deformable_islands.h).
   void solve(ThreadPool* pool);
   // x += dt v for the nodes (eq. 5); a coupled rigid body takes its solved velocities and moves by
   // them for dt (its centre by dt u, its orientation turned by dt w).
@@ -75,8 +76,8 @@ class DeformableSystem {
   const DeformableProblem& problem() const { return problem_; }
   const std::vector<DeformableContacts::Pair>& constraintPairs() const { return contacts_.pairs(); }
   const std::vector<DeformableContacts::SurfaceNode>& surfaceNodes() const { return surface_; }
-  Eigen::VectorXd constraintForces() const { return solver_->constraintForces(); }
-  const std::vector<CrConstraintState>& constraintStates() const { return solver_->states(); }
+  Eigen::VectorXd constraintForces() const { return crConstraintForces(states_, multipliers_); }
+  const std::vector<CrConstraintState>& constraintStates() const { return states_; }
   // The last step's constraints as contact reports (after `reports`): body A the rigid body, B the
   // deformable one (between two rigid bodies, the lower index first); the point where the vertex
   // ends on the linearized surface, the gap its distance above it, lambda the impulses (dt times
@@ -119,6 +120,9 @@ class DeformableSystem {
   DeformableContacts contacts_;
   Eigen::VectorXd positions_, velocities_;  // 3 per node, all bodies, gathered for the step
   DeformableSolveReport report_;
+  // The last solve's constraint states and multipliers (3 per constraint), its islands' together.
+  std::vector<CrConstraintState> states_;
+  Eigen::VectorXd multipliers_;
   int numNodes_ = 0;
   // The last step's active constraint states and multipliers by their Pair, sorted: the next step's
   // constraints of the same pairs start from them (the kinetic friction's average and

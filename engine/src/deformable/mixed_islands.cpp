@@ -4,16 +4,9 @@
 #include <numeric>
 
 #include "collision/contact_generation.h"
+#include "core/disjoint_sets.h"
 
 namespace contactlab {
-namespace mixed_islands_impl {
-
-int findRoot(std::vector<int>& parent, int i) {
-  while (parent[i] != i) i = parent[i] = parent[parent[i]];
-  return i;
-}
-
-}  // namespace mixed_islands_impl
 
 Aabb sweptRigidBox(const Body& body, double dt, const Vec3& gravity) {
   const double radius = boundingRadius(body.shape);
@@ -23,7 +16,6 @@ Aabb sweptRigidBox(const Body& body, double dt, const Vec3& gravity) {
 
 std::vector<int> rigidBodiesInMixedIslands(const std::vector<Body>& bodies, const std::vector<Aabb>& deformableBoxes,
                                           double dt, const Vec3& gravity) {
-  using namespace mixed_islands_impl;
   // Items: the dynamic rigid bodies, then the deformable bodies; one sweep along x over their boxes.
   std::vector<int> rigid;
   std::vector<Aabb> boxes;
@@ -35,21 +27,22 @@ std::vector<int> rigidBodiesInMixedIslands(const std::vector<Body>& bodies, cons
   const int numRigid = static_cast<int>(rigid.size());
   boxes.insert(boxes.end(), deformableBoxes.begin(), deformableBoxes.end());
   const int items = static_cast<int>(boxes.size());
-  std::vector<int> order(items), parent(items);
+  std::vector<int> order(items);
   std::iota(order.begin(), order.end(), 0);
-  std::iota(parent.begin(), parent.end(), 0);
+  DisjointSets sets;
+  sets.reset(items);
   std::sort(order.begin(), order.end(), [&](int a, int b) { return boxes[a].lower.x() < boxes[b].lower.x(); });
   for (int i = 0; i < items; ++i)
     for (int j = i + 1; j < items && boxes[order[j]].lower.x() <= boxes[order[i]].upper.x(); ++j) {
       const int a = order[i], b = order[j];
       if ((a < numRigid || b < numRigid) && boxes[a].overlaps(boxes[b]))
-        parent[findRoot(parent, a)] = findRoot(parent, b);
+        sets.join(a, b);
     }
   std::vector<char> mixed(items, 0);
-  for (int d = numRigid; d < items; ++d) mixed[findRoot(parent, d)] = 1;
+  for (int d = numRigid; d < items; ++d) mixed[sets.root(d)] = 1;
   std::vector<int> coupled;
   for (int i = 0; i < numRigid; ++i)
-    if (mixed[findRoot(parent, i)]) coupled.push_back(rigid[i]);
+    if (mixed[sets.root(i)]) coupled.push_back(rigid[i]);
   return coupled;
 }
 

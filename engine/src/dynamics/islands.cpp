@@ -4,32 +4,19 @@
 
 namespace contactlab {
 
-int ContactIslands::root(int slot) {
-  while (parent_[slot] != slot) {
-    parent_[slot] = parent_[parent_[slot]];  // path halving
-    slot = parent_[slot];
-  }
-  return slot;
-}
-
 void ContactIslands::find(const ContactProblem& problem) {
   const int slotCount = problem.numSlots;
-  parent_.resize(slotCount);
-  std::iota(parent_.begin(), parent_.end(), 0);
-  for (const ContactBlock& block : problem.blocks) {
-    if (block.slotA < 0 || block.slotB < 0) continue;
-    const int a = root(block.slotA), b = root(block.slotB);
-    // The smaller slot becomes the root, so an island's root is its first slot.
-    if (a < b) parent_[b] = a;
-    else if (b < a) parent_[a] = b;
-  }
+  // The smaller slot becomes the root, so an island's root is its first slot.
+  sets_.reset(slotCount);
+  for (const ContactBlock& block : problem.blocks)
+    if (block.slotA >= 0 && block.slotB >= 0) sets_.join(block.slotA, block.slotB);
 
   // Number the islands by their first slot; a root is met before the other slots of its island.
   islandOfSlot_.resize(slotCount);
   localSlot_.resize(slotCount);
   slotStart_.assign(1, 0);
   for (int slot = 0; slot < slotCount; ++slot) {
-    const int first = root(slot);
+    const int first = sets_.root(slot);
     if (first == slot) {
       islandOfSlot_[slot] = static_cast<int>(slotStart_.size()) - 1;
       slotStart_.push_back(0);

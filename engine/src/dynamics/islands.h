@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "core/disjoint_sets.h"
 #include "problem/contact_problem.h"
 
 namespace contactlab {
@@ -38,9 +39,7 @@ class ContactIslands {
   }
 
  private:
-  int root(int slot);
-
-  std::vector<int> parent_;  // union-find over slots
+  DisjointSets sets_;  // over slots
   std::vector<int> islandOfSlot_, localSlot_;
   std::vector<int> slotStart_{0}, slotList_;     // island i's slots: slotList_[slotStart_[i] .. slotStart_[i + 1])
   std::vector<int> contactStart_, contactList_;  // the same for its contacts

@@ -323,6 +323,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   }
   v = it.y.head(n3);
   multipliers_ = it.y.tail(3 * problem.numConstraints());
+  report.allIterations = report.iterations;
   report.seconds = watch.elapsedSeconds();
   return report;
 }
@@ -332,10 +333,12 @@ void CrSolver::setWarmStart(std::vector<CrConstraintState> states, Eigen::Vector
   warmMultipliers_ = std::move(multipliers);
 }
 
-Eigen::VectorXd CrSolver::constraintForces() const {
-  Eigen::VectorXd forces = multipliers_;
-  for (std::size_t k = 0; k < states_.size(); ++k) {
-    const CrConstraintState& s = states_[k];
+Eigen::VectorXd CrSolver::constraintForces() const { return crConstraintForces(states_, multipliers_); }
+
+Eigen::VectorXd crConstraintForces(const std::vector<CrConstraintState>& states, const Eigen::VectorXd& multipliers) {
+  Eigen::VectorXd forces = multipliers;
+  for (std::size_t k = 0; k < states.size(); ++k) {
+    const CrConstraintState& s = states[k];
     if (!s.active) forces.segment<3>(3 * k).setZero();
     else if (s.friction == FrictionMode::Kinetic) forces.segment<2>(3 * k + 1) = s.kineticForce;
   }

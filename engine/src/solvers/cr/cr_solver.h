@@ -55,6 +55,10 @@ class CrSolver {
   Eigen::VectorXd warmMultipliers_;
 };
 
+// Per constraint: (lambda, friction force in t1, t2), the force it applies with these states and
+// multipliers (3 per constraint): zero for an inactive one, gamma~ for a kinetic one's friction.
+Eigen::VectorXd crConstraintForces(const std::vector<CrConstraintState>& states, const Eigen::VectorXd& multipliers);
+
 struct DeformableSolverEntry {
   std::string name;
   std::string summary;
