@@ -20,26 +20,50 @@ void BlockSparseMatrix3::assign(int blockRows, std::vector<Entry> entries) {
       throw std::invalid_argument("BlockSparseMatrix3: block (" + std::to_string(e.row) + ", " +
                                   std::to_string(e.column) + ") outside a " + std::to_string(blockRows) +
                                   "-block matrix");
-  for (int r = 0; r < blockRows; ++r) entries.push_back({r, r, Mat3::Zero()});
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const Entry& a, const Entry& b) { return a.row != b.row ? a.row < b.row : a.column < b.column; });
+  // Entries ordered by row, then column, equal positions in the order given (their blocks are summed
+  // in that order): a counting sort of the entries' indices by row, then each row's by column. An
+  // FEM assembly gives 16 entries per tetrahedron; sorting the indices moves 4 bytes where the
+  // entries are 80.
+  std::vector<int> rowCount(blockRows + 1, 0);
+  for (const Entry& e : entries) ++rowCount[e.row + 1];
+  for (int r = 0; r < blockRows; ++r) rowCount[r + 1] += rowCount[r];
+  std::vector<int> order(entries.size());
+  {
+    std::vector<int> next(rowCount.begin(), rowCount.end() - 1);
+    for (std::size_t i = 0; i < entries.size(); ++i) order[next[entries[i].row]++] = static_cast<int>(i);
+  }
   rowStart_.assign(blockRows + 1, 0);
   blockColumn_.clear();
   blocks_.clear();
   diagonalIndex_.assign(blockRows, -1);
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
-    const bool sameAsLast = i > 0 && entries[i - 1].row == e.row && entries[i - 1].column == e.column;
-    if (sameAsLast) {
-      blocks_.back() += e.block;
-      continue;
+  for (int r = 0; r < blockRows; ++r) {
+    const auto begin = order.begin() + rowCount[r], end = order.begin() + rowCount[r + 1];
+    std::stable_sort(begin, end, [&](int a, int b) { return entries[a].column < entries[b].column; });
+    bool diagonalDone = false;
+    const auto addDiagonalBefore = [&](int column) {
+      // Every block row gets a diagonal block, zero if none was given.
+      if (diagonalDone || column < r) return;
+      if (column > r) {
+        blockColumn_.push_back(r);
+        blocks_.push_back(Mat3::Zero());
+        diagonalIndex_[r] = static_cast<int>(blocks_.size()) - 1;
+      }
+      diagonalDone = true;
+    };
+    for (auto it = begin; it != end; ++it) {
+      const Entry& e = entries[*it];
+      if (it != begin && entries[*(it - 1)].column == e.column) {
+        blocks_.back() += e.block;
+        continue;
+      }
+      addDiagonalBefore(e.column);
+      blockColumn_.push_back(e.column);
+      blocks_.push_back(e.block);
+      if (e.column == r) diagonalIndex_[r] = static_cast<int>(blocks_.size()) - 1;
     }
-    blockColumn_.push_back(e.column);
-    blocks_.push_back(e.block);
-    ++rowStart_[e.row + 1];
-    if (e.row == e.column) diagonalIndex_[e.row] = static_cast<int>(blocks_.size()) - 1;
+    addDiagonalBefore(blockRows);
+    rowStart_[r + 1] = static_cast<int>(blocks_.size());
   }
-  for (int r = 0; r < blockRows; ++r) rowStart_[r + 1] += rowStart_[r];
 }
 
 void BlockSparseMatrix3::setZeroValues() {
