@@ -174,12 +174,17 @@ TEST(DeformableIslands, AnotherIslandDoesNotChangeABitOfACubesLanding) {
 // 20 mm in one step; its solve's collision check (Alg. 1, line 25) finds its vertices against the
 // second cube's faces, which joins the islands, and the two are solved again as one: the first
 // cube stops at the second's surface and pushes it.
-TEST(DeformableIslands, IslandsACollisionCheckJoinsAreSolvedAgainAsOne) {
+// Solved side by side on two threads, the islands give the same bits as one after the other.
+class IslandsOnThreads : public ::testing::TestWithParam<int> {};
+
+TEST_P(IslandsOnThreads, IslandsACollisionCheckJoinsAreSolvedAgainAsOne) {
   Scene scene;
   scene.dt = 1e-3;
   scene.gravity = Vec3::Zero();
   scene.bodies = {test::softCube(0.1, Vec3::Zero()), test::softCube(0.1, Vec3(0.106, 0.0, 0.0))};
-  World world(scene);
+  WorldSettings settings;
+  settings.threads = GetParam();
+  World world(scene, settings);
   const int nodes = static_cast<int>(world.deformableBody(0).positions.size());
   const double mass = world.bodies()[0].mass;
   for (int node = 0; node < nodes; ++node)
@@ -193,6 +198,41 @@ TEST(DeformableIslands, IslandsACollisionCheckJoinsAreSolvedAgainAsOne) {
   const Body &first = world.bodies()[0], &second = world.bodies()[1];
   EXPECT_GT(second.velocity.x(), 1.0);
   EXPECT_NEAR(first.mass * first.velocity.x() + second.mass * second.velocity.x(), mass * 20.0, 1e-3 * mass * 20.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, IslandsOnThreads, ::testing::Values(1, 2));
+
+// Six small soft cubes dropped in pairs, the cubes of a pair onto each other, the pairs apart: the
+// node positions of all after every step, on `threads` threads.
+std::vector<double> pairsOfCubesTrace(int threads) {
+  Scene scene;
+  scene.dt = 1e-3;
+  scene.bodies = {test::staticGround()};
+  for (int pair = 0; pair < 3; ++pair) {
+    const Vec3 base(0.4 * pair, 0.1 * pair, 0.0);
+    scene.bodies.push_back(test::softCube(0.08, base + Vec3(0.0, 0.0, 0.05)));
+    scene.bodies.push_back(test::softCube(0.06, base + Vec3(0.01 * pair, 0.0, 0.13)));
+    scene.bodies.back().orientation = Quat(Eigen::AngleAxisd(0.3 * (pair + 1), Vec3(1, 0, 0)));
+  }
+  WorldSettings settings;
+  settings.threads = threads;
+  World world(scene, settings);
+  std::vector<double> trace;
+  int mostIslands = 0;
+  for (int i = 0; i < 120; ++i) {
+    world.step();
+    mostIslands = std::max(mostIslands, world.lastMetrics().deformable.islands);
+    for (int b = 0; b < world.deformableBodyCount(); ++b)
+      for (const Vec3& x : world.deformableBody(b).positions) trace.insert(trace.end(), x.data(), x.data() + 3);
+  }
+  EXPECT_GE(mostIslands, 3);
+  return trace;
+}
+
+TEST(DeformableIslands, ThreadCountDoesNotChangeABitOfIslandsSolvedSideBySide) {
+  const std::vector<double> one = pairsOfCubesTrace(1), two = pairsOfCubesTrace(2);
+  ASSERT_EQ(one.size(), two.size());
+  EXPECT_EQ(std::memcmp(one.data(), two.data(), one.size() * sizeof(double)), 0);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "deformable/deformable_contacts.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 #include <cassert>
 #include <cmath>
@@ -263,10 +264,7 @@ int DeformableContacts::addRigidBodyConstraints(int b, const std::vector<Pair>& 
   const Aabb box = shapeAabb(body.shape, {body.position, body.rotation()}).inflated(rigidReach_[b]);
   int added = 0;
   const auto add = [&](const Pair& pair, const DeformableConstraint& c) {
-    if (std::binary_search(known.begin(), known.end(), pair)) return;
-    problem.constraints.push_back(c);
-    pairs_.push_back(pair);
-    ++added;
+    if (!std::binary_search(known.begin(), known.end(), pair) && append(pair, c, problem)) ++added;
   };
   const std::span<const Vec3> axes = kdopAxes(kdop_);
   const int axisCount = static_cast<int>(axes.size());
@@ -515,9 +513,7 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && pair.body == b);
       DeformableConstraint c;
       if (known || !linearize(s, b, Eigen::VectorXd::Zero(v.size()), 0.0, travel + rigidReach_[b], c)) continue;
-      problem.constraints.push_back(c);
-      pairs_.push_back({s, b, -1, -1});
-      ++added;
+      if (append({s, b, -1, -1}, c, problem)) ++added;
     }
     // Against the other deformable bodies' faces (and its own, with self-collision).
     for (int d = 0; d < static_cast<int>(faces_->size()); ++d) {
@@ -526,9 +522,7 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && !pair.againstRigid() && pair.deformable == d);
       DeformableConstraint c;
       if (known || !linearizeVertexFace(s, d, Eigen::VectorXd::Zero(v.size()), 0.0, travel + bodyReach_[d], c)) continue;
-      problem.constraints.push_back(c);
-      pairs_.push_back({.surface = s, .deformable = d});
-      ++added;
+      if (append({.surface = s, .deformable = d}, c, problem)) ++added;
     }
     reach_[s] = travel;
   }
@@ -669,6 +663,58 @@ std::optional<double> DeformableContacts::gapAtEnd(const Pair& pair, const Eigen
   return constraintRowsTimes(problem, end, v)[0] - end.cn;
 }
 
+bool DeformableContacts::append(const Pair& pair, const DeformableConstraint& c, DeformableProblem& problem) {
+  if (scope_ && !inScope(pair)) {
+    scope_->deferred.push_back({pair, c});
+    return false;
+  }
+  if (scope_) scope_->constraints.push_back(problem.numConstraints());
+  problem.constraints.push_back(c);
+  pairs_.push_back(pair);
+  return true;
+}
+
+bool DeformableContacts::inScope(const Pair& pair) const {
+  const auto rigidInScope = [&](int body) { return body < 0 || rigidIndex_[body] < 0 || scope_->coupled[rigidIndex_[body]]; };
+  const auto deformableInScope = [&](int d) { return d < 0 || scope_->deformable[d]; };
+  return (pair.surface < 0 || deformableInScope(surfaceBody_[pair.surface])) && deformableInScope(pair.deformable) &&
+         deformableInScope(pair.otherDeformable) && rigidInScope(pair.body) && rigidInScope(pair.otherBody);
+}
+
+int DeformableContacts::appendDeferred(const std::vector<std::pair<Pair, DeformableConstraint>>& deferred,
+                                       DeformableProblem& problem) {
+  std::vector<Pair> known = pairs_;
+  std::sort(known.begin(), known.end());
+  const int before = problem.numConstraints();
+  for (const auto& [pair, c] : deferred) {
+    const auto at = std::lower_bound(known.begin(), known.end(), pair);
+    if (at != known.end() && *at == pair) continue;
+    known.insert(at, pair);
+    problem.constraints.push_back(c);
+    pairs_.push_back(pair);
+  }
+  if (problem.numConstraints() > before) {
+    std::vector<std::uint8_t> touched(problem.numNodes(), 0);
+    for (int k = before; k < problem.numConstraints(); ++k) touchNodes(problem.constraints[k], touched);
+    updateSimilarity(problem, &touched);
+  }
+  return problem.numConstraints() - before;
+}
+
+void DeformableContacts::reorder(const std::vector<int>& order, DeformableProblem& problem) {
+  previous_.resize(pairs_.size());
+  std::vector<DeformableConstraint> constraints, previous;
+  std::vector<Pair> pairs;
+  for (const int k : order) {
+    constraints.push_back(problem.constraints[k]);
+    pairs.push_back(pairs_[k]);
+    previous.push_back(previous_[k]);
+  }
+  problem.constraints = std::move(constraints);
+  pairs_ = std::move(pairs);
+  previous_ = std::move(previous);
+}
+
 std::pair<int, int> DeformableContacts::bodiesOf(const Pair& pair) const {
   int first = pair.body, second = pair.otherBody;
   if (!pair.rigidPair()) {
@@ -689,14 +735,21 @@ void DeformableContacts::updateSimilarity(DeformableProblem& problem, const std:
   std::vector<std::vector<std::pair<int, double>>> byNode(problem.numNodes());
   std::map<std::pair<int, int>, int> betweenBodies;  // constraints on a coupled body, per pair of bodies
   const auto onCoupled = [](const DeformableConstraint& c) { return c.rigid[0].body >= 0 || c.rigid[1].body >= 0; };
-  for (int k = 0; k < problem.numConstraints(); ++k) {
+  // Under a scope, the island's constraints: all that share a node or a pair of bodies with them.
+  std::vector<int> all;
+  if (!scope_) {
+    all.resize(problem.numConstraints());
+    std::iota(all.begin(), all.end(), 0);
+  }
+  const std::vector<int>& constraints = scope_ ? scope_->constraints : all;
+  for (const int k : constraints) {
     const DeformableConstraint& c = problem.constraints[k];
     for (int i = 0; i < 4; ++i)
       if (c.node[i] >= 0) byNode[c.node[i]].push_back({k, c.weight[i]});
     if (onCoupled(c)) ++betweenBodies[bodiesOf(pairs_[k])];
   }
   std::vector<int> others;
-  for (int a = 0; a < problem.numConstraints(); ++a) {
+  for (const int a : constraints) {
     DeformableConstraint& c = problem.constraints[a];
     if (onCoupled(c)) {
       c.similarity = betweenBodies[bodiesOf(pairs_[a])];

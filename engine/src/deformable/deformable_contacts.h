@@ -158,17 +158,25 @@ class DeformableContacts final : public ConstraintUpdater {
 
   // One island of the step's problem, which DeformableSystem::solve solves as its own MLCP
   // (deformable_islands.h). Under a scope, addCollisions searches only from the island's deformable
-  // bodies' vertices and its coupled rigid bodies, and relinearize covers only the island's
-  // constraints, refitting only its bodies' trees; a collision found with a body outside the island
-  // joins the problem all the same (the caller merges the islands it joins). Constraints that
-  // addCollisions appends do not join `constraints`: the caller decides where they belong.
+  // bodies' vertices and its coupled rigid bodies, and relinearize and the similarity weights cover
+  // only the island's constraints, refitting only its bodies' trees: nothing reads or writes another
+  // island's constraints, so islands can be solved side by side (calls serialized by the caller).
+  // A constraint addCollisions finds within the island joins the problem and `constraints`; one
+  // with a body outside it goes to `deferred`, for the caller to append (appendDeferred) and to
+  // solve the islands it joins again, as one.
   struct Scope {
     std::vector<std::uint8_t> deformable;  // per deformable body: in the island
     std::vector<std::uint8_t> coupled;     // per rigid body of the problem: in the island
-    std::vector<int> constraints;          // the island's constraints, ascending
+    std::vector<int> constraints;          // the island's constraints
+    std::vector<std::pair<Pair, DeformableConstraint>> deferred;
   };
   // The scope of the calls that follow; null (the default): the whole problem. Kept by pointer.
-  void setScope(const Scope* scope) { scope_ = scope; }
+  void setScope(Scope* scope) { scope_ = scope; }
+  // Appends the deferred constraints of a scope, each pair once and none already in the problem,
+  // and updates the similarity weights they change. Returns how many it appended.
+  int appendDeferred(const std::vector<std::pair<Pair, DeformableConstraint>>& deferred, DeformableProblem& problem);
+  // Renumbers the constraints: constraint i becomes the one that was order[i] (a permutation).
+  void reorder(const std::vector<int>& order, DeformableProblem& problem);
 
   const std::vector<Pair>& pairs() const { return pairs_; }  // one per constraint
 
@@ -342,8 +350,13 @@ class DeformableContacts final : public ConstraintUpdater {
   std::vector<DeformableConstraint> previous_;
   double dt_ = 0.0;
   double tolerance_ = 5e-6;
-  const Scope* scope_ = nullptr;
+  Scope* scope_ = nullptr;
   bool inScope(int deformableBody) const { return !scope_ || scope_->deformable[deformableBody]; }
+  // Whether every body of the pair is in the scope (which must be set).
+  bool inScope(const Pair& pair) const;
+  // Appends the pair's constraint to the problem, or under a scope to its deferred list when the
+  // pair leaves the island (then returns false).
+  bool append(const Pair& pair, const DeformableConstraint& c, DeformableProblem& problem);
 };
 
 }  // namespace contactlab

@@ -95,8 +95,12 @@ DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveRepo
 }
 
 IslandProblem::IslandProblem(DeformableIsland island, DeformableProblem& whole, DeformableContacts& contacts,
-                             Eigen::VectorXd& wholeVelocities, int numDeformableBodies)
-    : island_(std::move(island)), whole_(whole), contacts_(contacts), wholeVelocities_(wholeVelocities) {
+                             Eigen::VectorXd& wholeVelocities, int numDeformableBodies, std::mutex* contactsMutex)
+    : island_(std::move(island)),
+      whole_(whole),
+      contacts_(contacts),
+      wholeVelocities_(wholeVelocities),
+      contactsMutex_(contactsMutex) {
   ownNode_.assign(whole.numNodes(), -1);
   for (std::size_t i = 0; i < island_.nodes.size(); ++i) ownNode_[island_.nodes[i]] = static_cast<int>(i);
   ownRigidBody_.assign((whole.numNodes() - whole.firstRigidNode) / 2, -1);
@@ -136,12 +140,9 @@ void IslandProblem::copyConstraints(DeformableProblem& into) const {
   }
 }
 
-bool IslandProblem::holds(const DeformableConstraint& c) const {
-  for (const int node : c.node)
-    if (node >= 0 && ownNode_[node] < 0) return false;
-  for (const DeformableConstraint::RigidTerm& term : c.rigid)
-    if (term.body >= 0 && ownRigidBody_[term.body] < 0) return false;
-  return true;
+void IslandProblem::renumberConstraints(const std::vector<int>& newIndex) {
+  for (int& k : island_.constraints) k = newIndex[k];
+  scope_.constraints = island_.constraints;
 }
 
 Eigen::VectorXd IslandProblem::gatherNodes(const Eigen::VectorXd& whole) const {
@@ -167,30 +168,21 @@ void IslandProblem::scatterConstraints(const Eigen::VectorXd& own, Eigen::Vector
 }
 
 int IslandProblem::addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) {
+  const auto lock = lockContacts();
   scatterNodes(v, wholeVelocities_);
-  const int before = whole_.numConstraints();
+  const std::size_t before = scope_.constraints.size();
   contacts_.setScope(&scope_);
   contacts_.addCollisions(wholeVelocities_, whole_);
   contacts_.setScope(nullptr);
-  int taken = 0;
-  for (int k = before; k < whole_.numConstraints(); ++k) {
-    if (!holds(whole_.constraints[k])) {
-      joinsOther_ = true;
-      continue;
-    }
-    island_.constraints.push_back(k);
-    scope_.constraints.push_back(k);
-    ++taken;
-  }
-  // Nothing of the island's own changes unless it took a constraint: a constraint to another island
-  // changes the similarity weights of its neighbours here, which the solve of the joined islands
-  // takes up (the caller's), not this one.
+  const int taken = static_cast<int>(scope_.constraints.size() - before);
+  island_.constraints = scope_.constraints;
   if (taken > 0) copyConstraints(problem);
   return taken;
 }
 
 int IslandProblem::relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
                                DeformableProblem& problem) {
+  const auto lock = lockContacts();
   scatterNodes(v, wholeVelocities_);
   std::vector<std::uint8_t> wholeActive(whole_.numConstraints(), 0);
   for (std::size_t i = 0; i < island_.constraints.size(); ++i) wholeActive[island_.constraints[i]] = active[i];

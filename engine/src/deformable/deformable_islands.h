@@ -10,8 +10,11 @@
 // took thousands. This is our choice; the paper (sec. 2.3, 5) assembles one system.
 //
 // The constraints the solve's collision checks add (Alg. 1, line 25) can join an island to another;
-// the caller solves the islands such a constraint joins again, as one (DeformableSystem::solve).
+// such a constraint waits until the islands' solves are over, and the islands it joins are then
+// solved again, as one (DeformableSystem::solve).
 #include <cstdint>
+#include <mutex>
+#include <utility>
 #include <vector>
 
 #include "contactlab/metrics.h"
@@ -42,25 +45,32 @@ DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveRepo
 // An island's own MLCP, cut from the whole problem: A's blocks and b's entries of its nodes, its
 // constraints with their nodes and rigid bodies renumbered. As the ConstraintUpdater of the island's
 // solve it passes the solve's collision checks and re-linearizations to the whole problem's
-// DeformableContacts, scoped to the island, and brings back what they change; a constraint they add
-// that joins another island stays in the whole problem only (joinsOtherIsland).
+// DeformableContacts, scoped to the island (DeformableContacts::Scope), and brings back what they
+// change. With a mutex, those calls hold it, so islands can be solved side by side; the island's
+// own iterations touch nothing shared.
 class IslandProblem final : public ConstraintUpdater {
  public:
   // `whole` and `contacts` are kept by reference until the island's solve is over; `wholeVelocities`
   // (3 per node of `whole`) is the scratch vector the contacts see the island's iterate in. The
   // solve it updates runs on problem().
   IslandProblem(DeformableIsland island, DeformableProblem& whole, DeformableContacts& contacts,
-                Eigen::VectorXd& wholeVelocities, int numDeformableBodies);
+                Eigen::VectorXd& wholeVelocities, int numDeformableBodies, std::mutex* contactsMutex = nullptr);
 
   DeformableProblem& problem() { return problem_; }
+  // The island, its constraints by their indices in the whole problem, in the order of problem()'s:
+  // those it started with, then those its collision checks added.
   const DeformableIsland& island() const { return island_; }
+  // Constraints the collision checks found between this island and another, not in the problem:
+  // DeformableContacts::appendDeferred appends them, and the islands they join are solved again.
+  const std::vector<std::pair<DeformableContacts::Pair, DeformableConstraint>>& deferred() const { return scope_.deferred; }
   // The island's entries of a vector of the whole problem, 3 per node or 3 per constraint, and back.
   Eigen::VectorXd gatherNodes(const Eigen::VectorXd& whole) const;
   void scatterNodes(const Eigen::VectorXd& own, Eigen::VectorXd& whole) const;
   Eigen::VectorXd gatherConstraints(const Eigen::VectorXd& whole) const;
   void scatterConstraints(const Eigen::VectorXd& own, Eigen::VectorXd& whole) const;
-  // Whether a collision check added a constraint between this island and another.
-  bool joinsOtherIsland() const { return joinsOther_; }
+  // After the whole problem's constraints were renumbered (DeformableContacts::reorder):
+  // newIndex[k] is the new index of what was constraint k.
+  void renumberConstraints(const std::vector<int>& newIndex);
 
   int addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) override;
   int relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
@@ -69,17 +79,19 @@ class IslandProblem final : public ConstraintUpdater {
  private:
   // The island's constraints, copied from the whole problem with their indices renumbered.
   void copyConstraints(DeformableProblem& into) const;
-  bool holds(const DeformableConstraint& c) const;
+  std::unique_lock<std::mutex> lockContacts() const {
+    return contactsMutex_ ? std::unique_lock<std::mutex>(*contactsMutex_) : std::unique_lock<std::mutex>();
+  }
 
   DeformableIsland island_;
   DeformableProblem& whole_;
   DeformableContacts& contacts_;
   Eigen::VectorXd& wholeVelocities_;
-  DeformableContacts::Scope scope_;
+  std::mutex* contactsMutex_;
+  DeformableContacts::Scope scope_;  // its constraints are island_.constraints, kept in step
   std::vector<int> ownNode_;       // per node of the whole problem: its index in the island, -1 outside
   std::vector<int> ownRigidBody_;  // per rigid body of the whole problem: its index in the island, -1
   DeformableProblem problem_;
-  bool joinsOther_ = false;
 };
 
 }  // namespace contactlab

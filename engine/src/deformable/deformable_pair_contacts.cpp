@@ -76,8 +76,7 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
         const int s = (*faces_)[d1].firstSurface + i;
         DeformableConstraint c;
         if (!linearizeVertexFace(s, d2, still, 0.0, reach_[s] + bodyReach_[d2], c)) continue;
-        problem.constraints.push_back(c);
-        pairs_.push_back({.surface = s, .deformable = d2});
+        append({.surface = s, .deformable = d2}, c, problem);
       }
       if (d1 > d2) continue;  // edge pairs once per pair of bodies
       edgePairs.clear();
@@ -93,8 +92,7 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
       for (const auto& [e1, e2] : edgePairs) {
         DeformableConstraint c;
         if (!linearizeDeformableEdges(d1, e1, d2, e2, still, 0.0, maxReach_, c)) continue;
-        problem.constraints.push_back(c);
-        pairs_.push_back({.deformable = d2, .edge = e2, .otherDeformable = d1, .otherEdge = e1});
+        append({.deformable = d2, .edge = e2, .otherDeformable = d1, .otherEdge = e1}, c, problem);
       }
     }
 }

@@ -3,10 +3,13 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <limits>
+#include <mutex>
+#include <numeric>
 #include <stdexcept>
 
 #include "collision/triangle_geometry.h"
 #include "core/stage_timer.h"
+#include "core/thread_pool.h"
 #include "deformable/deformable_islands.h"
 #include "deformable/rigid_surface_query.h"
 #include "dynamics/free_rotation.h"
@@ -152,7 +155,7 @@ BodyDesc DeformableSystem::describe(int i) const {
 }
 
 void DeformableSystem::setSettings(const DeformableSolverSettings& settings) {
-  if (!solver_ || settings.solver != settings_.solver) solver_ = makeDeformableSolver(settings.solver);
+  makeDeformableSolver(settings.solver);  // throws, naming it, for an unknown solver
   settings_ = settings;
   contacts_.setTolerance(settings.absoluteTolerance);
 }
@@ -246,17 +249,28 @@ void DeformableSystem::solve(ThreadPool* pool) {
     multipliers_.segment<3>(3 * k) = it->multipliers;
   }
   // Each island is its own MLCP (deformable_islands.h), solved from the step's velocities (a resting
-  // body's barely change). A collision check in one island's solve can join it to another; the
-  // islands are then found again and those that changed solved again, as one, from where their
-  // solves ended, until a pass changes none.
+  // body's barely change), islands side by side over the pool's threads (an island's own products
+  // with A then run on its thread alone). Constraints a solve finds between two islands wait
+  // for the pass to end; the islands are then found again and those that changed solved again, as
+  // one, from where their solves ended, until a pass changes none.
   std::vector<int> firstNodes;
   for (const Entry& e : bodies_) firstNodes.push_back(e.firstNode);
   std::vector<std::pair<DeformableIsland, DeformableSolveReport>> solved;
   Eigen::VectorXd scratch = velocities_;
+  std::mutex contactsMutex;
   int allIterations = 0;
   for (bool changed = true; changed;) {
     changed = false;
     std::vector<std::pair<DeformableIsland, DeformableSolveReport>> pass;
+    struct Solve {
+      std::unique_ptr<IslandProblem> island;
+      Eigen::VectorXd v;
+      std::vector<CrConstraintState> states;
+      Eigen::VectorXd multipliers;
+      DeformableSolveReport report;
+    };
+    std::vector<Solve> solves;
+    std::vector<int> passIndex;  // per solve: its place in `pass`
     for (DeformableIsland& island : findDeformableIslands(problem_, firstNodes)) {
       const auto same = std::find_if(solved.begin(), solved.end(), [&](const auto& s) {
         return s.first.nodes == island.nodes && s.first.constraints == island.constraints;
@@ -265,23 +279,60 @@ void DeformableSystem::solve(ThreadPool* pool) {
         pass.push_back(std::move(*same));
         continue;
       }
-      IslandProblem own(std::move(island), problem_, contacts_, scratch, numBodies());
+      passIndex.push_back(static_cast<int>(pass.size()));
+      pass.emplace_back();
+      solves.push_back({std::make_unique<IslandProblem>(std::move(island), problem_, contacts_, scratch, numBodies(), &contactsMutex)});
+    }
+    const int before = problem_.numConstraints();
+    parallelFor(pool, static_cast<int>(solves.size()), 1, [&](int begin, int, int) {
+      Solve& solve = solves[begin];
+      IslandProblem& own = *solve.island;
+      const std::unique_ptr<CrSolver> solver = makeDeformableSolver(settings_.solver);
       std::vector<CrConstraintState> warm;
       for (const int k : own.island().constraints) warm.push_back(states_[k]);
-      solver_->setWarmStart(std::move(warm), own.gatherConstraints(multipliers_));
-      Eigen::VectorXd v = own.gatherNodes(velocities_);
-      DeformableSolveReport report = solver_->solve(own.problem(), settings_, &own, v, pool);
-      allIterations += report.iterations;
-      own.scatterNodes(v, velocities_);
-      // The solve may have added constraints to the whole problem, this island's and others'.
-      const int before = static_cast<int>(states_.size());
+      solver->setWarmStart(std::move(warm), own.gatherConstraints(multipliers_));
+      solve.v = own.gatherNodes(velocities_);
+      solve.report = solver->solve(own.problem(), settings_, &own, solve.v, pool);
+      solve.states = solver->states();
+      solve.multipliers = solver->multipliers();
+    });
+    // The constraints the solves added, numbered by island and within one in the order found,
+    // whichever thread appended them when.
+    std::vector<int> order(before);
+    std::iota(order.begin(), order.end(), 0);
+    for (const Solve& solve : solves)
+      for (const int k : solve.island->island().constraints)
+        if (k >= before) order.push_back(k);
+    if (!std::is_sorted(order.begin(), order.end())) {
+      std::vector<int> newIndex(order.size());
+      for (std::size_t i = 0; i < order.size(); ++i) newIndex[order[i]] = static_cast<int>(i);
+      contacts_.reorder(order, problem_);
+      for (Solve& solve : solves) solve.island->renumberConstraints(newIndex);
+    }
+    states_.resize(problem_.numConstraints());
+    multipliers_.conservativeResize(3 * problem_.numConstraints());
+    multipliers_.tail(3 * (problem_.numConstraints() - before)).setZero();
+    for (std::size_t i = 0; i < solves.size(); ++i) {
+      Solve& solve = solves[i];
+      const IslandProblem& own = *solve.island;
+      allIterations += solve.report.iterations;
+      own.scatterNodes(solve.v, velocities_);
+      for (std::size_t j = 0; j < own.island().constraints.size(); ++j) states_[own.island().constraints[j]] = solve.states[j];
+      own.scatterConstraints(solve.multipliers, multipliers_);
+      // As the next pass will find it if nothing joins it: without the constraints it retired.
+      DeformableIsland island = own.island();
+      std::erase_if(island.constraints, [&](int k) { return isRetired(problem_.constraints[k]); });
+      pass[passIndex[i]] = {std::move(island), std::move(solve.report)};
+    }
+    // Constraints between islands join the problem, starting inactive; the islands they join are
+    // solved again.
+    const int joined = problem_.numConstraints();
+    for (const Solve& solve : solves) contacts_.appendDeferred(solve.island->deferred(), problem_);
+    if (problem_.numConstraints() > joined) {
+      changed = true;
       states_.resize(problem_.numConstraints());
       multipliers_.conservativeResize(3 * problem_.numConstraints());
-      multipliers_.tail(3 * (problem_.numConstraints() - before)).setZero();
-      for (std::size_t i = 0; i < own.island().constraints.size(); ++i) states_[own.island().constraints[i]] = solver_->states()[i];
-      own.scatterConstraints(solver_->multipliers(), multipliers_);
-      changed = changed || own.joinsOtherIsland();
-      pass.emplace_back(own.island(), std::move(report));
+      multipliers_.tail(3 * (problem_.numConstraints() - joined)).setZero();
     }
     solved = std::move(pass);
   }

@@ -115,7 +115,6 @@ class DeformableSystem {
   std::vector<int> rigidBodies_;       // every rigid body (not deformable): the penetration check's
   MeshModelCache meshes_;
   DeformableSolverSettings settings_;
-  std::unique_ptr<CrSolver> solver_ = makeDeformableSolver(DeformableSolverSettings{}.solver);
   DeformableProblem problem_;
   DeformableContacts contacts_;
   Eigen::VectorXd positions_, velocities_;  // 3 per node, all bodies, gathered for the step

@@ -41,8 +41,7 @@ void DeformableContacts::addRigidPairConstraints(DeformableProblem& problem) {
         addRigidSide(rigidAt(a, still, 0.0), point.point, -1.0, 0.0, c);
         c.cn = -point.gap;
         c.mu = std::sqrt(bodyA.mu * bodyB.mu);
-        problem.constraints.push_back(c);
-        pairs_.push_back({.body = a, .otherBody = b, .feature = point.feature});
+        append({.body = a, .otherBody = b, .feature = point.feature}, c, problem);
       }
     }
   }
