@@ -27,7 +27,9 @@ RunOutputs::RunOutputs(const OutputPaths& paths)
       metrics_(openIfNamed(paths.metrics, {"step", "time", "bodies", "contacts", "iterations", "residual",
                                            "converged", "rollbacks", "kinetic_energy", "potential_energy",
                                            "max_penetration", "collision_ms", "assembly_ms", "solver_ms",
-                                           "integrate_ms", "step_ms", "elastic_energy"})),
+                                           "integrate_ms", "step_ms", "elastic_energy", "cr_iterations",
+                                           "cr_all_iterations", "cr_islands", "cr_constraints",
+                                           "cr_active_constraints"})),
       residuals_(openIfNamed(paths.residuals, {"step", "iteration", "residual", "solve"})),
       contacts_(openIfNamed(paths.contacts, {"step", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "gap",
                                              "lambda_n", "lambda_t", "lambda_s", "lambda_tau", "state"})),
@@ -118,6 +120,9 @@ void RunOutputs::recordMetrics(const World& world, int step, double time, double
   metrics_->field(m.kineticEnergy).field(m.potentialEnergy).field(m.maxPenetration);
   metrics_->field(m.ms(Stage::Collision)).field(m.ms(Stage::Assembly)).field(m.ms(Stage::Solve));
   metrics_->field(m.ms(Stage::Integrate)).field(stepMs).field(m.elasticEnergy);
+  const bool deformable = world.deformableBodyCount() > 0;
+  metrics_->field(m.deformable.iterations).field(m.deformable.allIterations).field(deformable ? m.deformable.islands : 0);
+  metrics_->field(world.deformableConstraintCount()).field(m.deformableConstraints);
   metrics_->endRow();
 }
 

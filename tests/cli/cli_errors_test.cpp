@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "io/bad_scene_cases.h"
@@ -111,6 +112,40 @@ std::vector<std::string> lines(const std::filesystem::path& path) {
   return out;
 }
 
+// The CR solve's own columns of --metrics: two soft cubes flying at each other are two islands until
+// they meet, one after; a rigid scene has none.
+TEST(Cli, MetricsHoldTheDeformableSolvesIslandsAndConstraints) {
+  const auto path = (std::filesystem::temp_directory_path() / "contactlab_cli_cr_metrics.csv").string();
+  const CliResult result = runCli("run soft-cubes --param gap=0.2 --steps 300 --metrics '" + path + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  const std::vector<std::string> rows = lines(path);
+  ASSERT_EQ(rows.size(), 301u);
+  const auto column = [&](const std::string& row, const std::string& name) {
+    std::stringstream header(rows[0]), fields(row);
+    std::string h, f;
+    while (std::getline(header, h, ',') && std::getline(fields, f, ','))
+      if (h == name) return std::stod(f);
+    ADD_FAILURE() << "no column " << name;
+    return 0.0;
+  };
+  EXPECT_EQ(column(rows[1], "cr_islands"), 2.0);
+  EXPECT_EQ(column(rows[1], "cr_constraints"), 0.0);
+  EXPECT_GT(column(rows[1], "cr_iterations"), 0.0);
+  EXPECT_GT(column(rows[1], "cr_all_iterations"), column(rows[1], "cr_iterations"));  // both islands iterate
+  double fewestIslands = 2.0, mostActive = 0.0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    fewestIslands = std::min(fewestIslands, column(rows[i], "cr_islands"));
+    mostActive = std::max(mostActive, column(rows[i], "cr_active_constraints"));
+    EXPECT_GE(column(rows[i], "cr_all_iterations"), column(rows[i], "cr_iterations"));
+    EXPECT_GE(column(rows[i], "cr_constraints"), column(rows[i], "cr_active_constraints"));
+  }
+  EXPECT_EQ(fewestIslands, 1.0);
+  EXPECT_GT(mostActive, 0.0);
+  const CliResult rigid = runCli("run bounce --steps 2 --metrics '" + path + "'");
+  ASSERT_EQ(rigid.exitCode, 0) << rigid.output;
+  EXPECT_TRUE(lines(path).at(1).ends_with(",0,0,0,0,0")) << lines(path).at(1);
+}
+
 TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
   const auto dir = std::filesystem::temp_directory_path() / "contactlab_cli_test";
   std::filesystem::create_directories(dir);
@@ -130,7 +165,8 @@ TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
   ASSERT_EQ(metrics.size(), 21u);
   EXPECT_EQ(metrics[0],
             "step,time,bodies,contacts,iterations,residual,converged,rollbacks,kinetic_energy,potential_energy,"
-            "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,step_ms,elastic_energy");
+            "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,step_ms,elastic_energy,cr_iterations,"
+            "cr_all_iterations,cr_islands,cr_constraints,cr_active_constraints");
   EXPECT_TRUE(metrics[20].starts_with("20,0.2,2,")) << metrics[20];
   EXPECT_EQ(lines(file("residuals.csv")).at(0), "step,iteration,residual,solve");
   EXPECT_EQ(lines(file("contacts.csv")).at(0),

@@ -582,6 +582,10 @@ void Application::drawProfilerPanel() {
     const bool crSolved = session_.world().stepCount() > 0;
     ImGui::Text("deformable: %d constraints, %d CR iteration%s%s", m.deformableConstraints, cr.iterations,
                 cr.iterations == 1 ? "" : "s", crSolved && !cr.converged() ? " (not converged)" : "");
+    ImGui::Text("  %d island%s (%d CR iterations in all)", cr.islands, cr.islands == 1 ? "" : "s", cr.allIterations);
+    ImGui::SameLine();
+    helpMarker("Bodies joined by constraints form an island, solved as its own MLCP; the CR iterations shown are "
+               "those of the island that needed the most.");
     ImGui::Text("  %d active-set changes, %d re-linearizations", cr.activeSetChanges, cr.relinearizations);
     ImGui::Text("  elastic energy %.4g J", m.elasticEnergy);
   }
