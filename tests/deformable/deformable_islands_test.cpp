@@ -140,6 +140,30 @@ TEST(DeformableIslands, TheStepsReportTakesTheMostIterationsAndSumsTheCounts) {
   EXPECT_EQ(total.constraintHistory, (std::vector<double>{0.5, 0.3, 0.3}));
 }
 
+TEST(DeformableIslands, AStepsPassesAddUpOneAfterTheOther) {
+  DeformableSolveReport step, first, second;
+  first.iterations = 30;
+  first.allIterations = 50;
+  first.activeSetChanges = 4;
+  first.residualHistory = {2.0, 1.0};
+  first.constraintHistory = {0.2, 0.1};
+  second.iterations = 7;
+  second.allIterations = 7;
+  second.relinearizations = 2;
+  second.localMinimum = true;
+  second.residualHistory = {0.5};
+  second.constraintHistory = {0.05};
+  addPassReport(step, first);
+  addPassReport(step, second);
+  EXPECT_EQ(step.iterations, 37);
+  EXPECT_EQ(step.allIterations, 57);
+  EXPECT_EQ(step.activeSetChanges, 4);
+  EXPECT_EQ(step.relinearizations, 2);
+  EXPECT_TRUE(step.localMinimum);
+  EXPECT_EQ(step.residualHistory, (std::vector<double>{2.0, 1.0, 0.5}));
+  EXPECT_EQ(step.constraintHistory, (std::vector<double>{0.2, 0.1, 0.05}));
+}
+
 // The first soft cube's node positions after every step of a cube landing on a corner on the
 // ground, with or without a second one dropped elsewhere, onto the same ground.
 std::vector<double> landingCubeTrace(bool withAnotherIsland) {
@@ -202,8 +226,9 @@ TEST_P(IslandsOnThreads, IslandsACollisionCheckJoinsAreSolvedAgainAsOne) {
 
 INSTANTIATE_TEST_SUITE_P(Threads, IslandsOnThreads, ::testing::Values(1, 2));
 
-// Six small soft cubes dropped in pairs, the cubes of a pair onto each other, the pairs apart: the
-// node positions of all after every step, on `threads` threads.
+// Pairs of cubes dropped onto each other, the pairs apart: a soft cube on a soft one, and two
+// rigid boxes on soft ones (rigid bodies coupled to the soft ones, one per island). The node
+// positions of the soft cubes and the rigid boxes' poses after every step, on `threads` threads.
 std::vector<double> pairsOfCubesTrace(int threads) {
   Scene scene;
   scene.dt = 1e-3;
@@ -211,7 +236,8 @@ std::vector<double> pairsOfCubesTrace(int threads) {
   for (int pair = 0; pair < 3; ++pair) {
     const Vec3 base(0.4 * pair, 0.1 * pair, 0.0);
     scene.bodies.push_back(test::softCube(0.08, base + Vec3(0.0, 0.0, 0.05)));
-    scene.bodies.push_back(test::softCube(0.06, base + Vec3(0.01 * pair, 0.0, 0.13)));
+    const Vec3 above = base + Vec3(0.01 * pair, 0.0, 0.13);
+    scene.bodies.push_back(pair == 0 ? test::softCube(0.06, above) : test::box(Vec3::Constant(0.06), above));
     scene.bodies.back().orientation = Quat(Eigen::AngleAxisd(0.3 * (pair + 1), Vec3(1, 0, 0)));
   }
   WorldSettings settings;
@@ -224,6 +250,8 @@ std::vector<double> pairsOfCubesTrace(int threads) {
     mostIslands = std::max(mostIslands, world.lastMetrics().deformable.islands);
     for (int b = 0; b < world.deformableBodyCount(); ++b)
       for (const Vec3& x : world.deformableBody(b).positions) trace.insert(trace.end(), x.data(), x.data() + 3);
+    for (const Body& b : world.bodies())
+      if (!b.isDeformable()) trace.insert(trace.end(), {b.position.x(), b.position.y(), b.position.z(), b.orientation.w()});
   }
   EXPECT_GE(mostIslands, 3);
   return trace;

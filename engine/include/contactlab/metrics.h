@@ -35,15 +35,16 @@ struct SolveReport {
   bool converged() const { return convergence != Convergence::None; }
 };
 
-// One solve of the deformable MLCP by the CR method (conjugate-residual-deformable-contact.txt, Alg. 1).
-// The deformable bodies' CR solve (Verschoor & Jalba 2019, Alg. 1). The World solves each island of
-// bodies joined by constraints as its own MLCP; its report then sums the islands' counts, except
-// for the iterations: those of the island that needed the most, the step's critical path (with one
-// island, the whole system's), and all islands' together in allIterations.
+// The deformable MLCP's solve by the CR method (conjugate-residual-deformable-contact.txt, Alg. 1).
+// The World solves each island of bodies joined by constraints as its own MLCP (docs/deformable.md,
+// "One MLCP per island"); its report then sums the islands' counts, except for the iterations:
+// those of the island that needed the most (with one island, the whole system's), added over the
+// passes of a step in which a collision joined islands and the joined ones were solved again; all
+// islands' together in allIterations.
 struct DeformableSolveReport {
   int iterations = 0;          // CR iterations (Alg. 1, line 8), over every re-linearization
-  int allIterations = 0;       // over all islands (and solves of islands joined during the step)
-  int islands = 1;             // MLCPs solved
+  int allIterations = 0;       // over all islands and passes
+  int islands = 1;             // islands the step ends with
   int activeSetChanges = 0;    // constraint state changes kept (Alg. 2: activations, deactivations, friction switches)
   int residualRestarts = 0;    // times the residual was recomputed after a change (Alg. 1, lines 19-21)
   int relinearizations = 0;    // re-linearizations that changed a constraint (Alg. 1, line 27)

@@ -274,12 +274,12 @@ int DeformableContacts::addRigidBodyConstraints(int b, const std::vector<Pair>& 
     near.clear();
     trees_[d].vertices().forEachOverlapping(deformable_contacts_impl::boxKdop(box), [&](int i) {
       const int s = (*faces_)[d].firstSurface + i;
-      if (box.inflated(reach_[s]).contains(position(s))) near.push_back(s);
+      if (box.inflated(reachOf(s)).contains(position(s))) near.push_back(s);
     });
     std::sort(near.begin(), near.end());  // in surface order, whatever the trees' shapes
     for (const int s : near) {
       DeformableConstraint c;
-      if (linearize(s, b, still, 0.0, reach_[s] + rigidReach_[b], c)) add({s, b, -1, -1}, c);
+      if (linearize(s, b, still, 0.0, reachOf(s) + rigidReach_[b], c)) add({s, b, -1, -1}, c);
     }
     // The body's vertices against the nearest faces.
     for (int i = 0; i < static_cast<int>(rigidVertices_[b].size()); ++i) {
@@ -512,7 +512,7 @@ int DeformableContacts::addCollisions(const Eigen::VectorXd& v, DeformableProble
       bool known = false;
       for (const Pair& pair : pairs_) known = known || (pair.surface == s && pair.body == b);
       DeformableConstraint c;
-      if (known || !linearize(s, b, Eigen::VectorXd::Zero(v.size()), 0.0, travel + rigidReach_[b], c)) continue;
+      if (known || !linearize(s, b, Eigen::VectorXd::Zero(v.size()), 0.0, travel + rigidReachOf(b), c)) continue;
       if (append({s, b, -1, -1}, c, problem)) ++added;
     }
     // Against the other deformable bodies' faces (and its own, with self-collision).
@@ -672,6 +672,20 @@ bool DeformableContacts::append(const Pair& pair, const DeformableConstraint& c,
   problem.constraints.push_back(c);
   pairs_.push_back(pair);
   return true;
+}
+
+void DeformableContacts::freezeReaches() {
+  frozenReach_ = reach_;
+  frozenRigidReach_ = rigidReach_;
+}
+
+double DeformableContacts::reachOf(int s) const {
+  return scope_ && !scope_->deformable[surfaceBody_[s]] ? frozenReach_[s] : reach_[s];
+}
+
+double DeformableContacts::rigidReachOf(int body) const {
+  const int j = rigidIndex_[body];
+  return scope_ && j >= 0 && !scope_->coupled[j] ? frozenRigidReach_[body] : rigidReach_[body];
 }
 
 bool DeformableContacts::inScope(const Pair& pair) const {

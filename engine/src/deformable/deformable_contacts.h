@@ -160,7 +160,9 @@ class DeformableContacts final : public ConstraintUpdater {
   // (deformable_islands.h). Under a scope, addCollisions searches only from the island's deformable
   // bodies' vertices and its coupled rigid bodies, and relinearize and the similarity weights cover
   // only the island's constraints, refitting only its bodies' trees: nothing reads or writes another
-  // island's constraints, so islands can be solved side by side (calls serialized by the caller).
+  // island's constraints, and another island's reaches are read frozen (freezeReaches), so islands
+  // can be solved side by side (calls serialized by the caller). Another island's surface trees are
+  // searched as they are: a nearest-face query's answer does not depend on how a tree was refitted.
   // A constraint addCollisions finds within the island joins the problem and `constraints`; one
   // with a body outside it goes to `deferred`, for the caller to append (appendDeferred) and to
   // solve the islands it joins again, as one.
@@ -172,6 +174,11 @@ class DeformableContacts final : public ConstraintUpdater {
   };
   // The scope of the calls that follow; null (the default): the whole problem. Kept by pointer.
   void setScope(Scope* scope) { scope_ = scope; }
+  // Islands solved side by side read the reach of another island's vertices and coupled bodies
+  // (how far their candidates were searched), which that island's collision checks raise as it
+  // goes: under a scope, such reads take the values of the last freezeReaches(), called before the
+  // islands' solves begin, so that what one island finds does not depend on how far another has got.
+  void freezeReaches();
   // Appends the deferred constraints of a scope, each pair once and none already in the problem,
   // and updates the similarity weights they change. Returns how many it appended.
   int appendDeferred(const std::vector<std::pair<Pair, DeformableConstraint>>& deferred, DeformableProblem& problem);
@@ -354,6 +361,10 @@ class DeformableContacts final : public ConstraintUpdater {
   bool inScope(int deformableBody) const { return !scope_ || scope_->deformable[deformableBody]; }
   // Whether every body of the pair is in the scope (which must be set).
   bool inScope(const Pair& pair) const;
+  // reach_[s] and rigidReach_[body], or under a scope their frozen values outside it.
+  double reachOf(int s) const;
+  double rigidReachOf(int body) const;
+  std::vector<double> frozenReach_, frozenRigidReach_;
   // Appends the pair's constraint to the problem, or under a scope to its deferred list when the
   // pair leaves the island (then returns false).
   bool append(const Pair& pair, const DeformableConstraint& c, DeformableProblem& problem);

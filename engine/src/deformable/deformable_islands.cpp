@@ -69,6 +69,7 @@ DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveRepo
   std::size_t longest = 0;
   for (const DeformableSolveReport& r : islands) {
     total.iterations = std::max(total.iterations, r.iterations);
+    total.allIterations += r.allIterations;
     total.activeSetChanges += r.activeSetChanges;
     total.residualRestarts += r.residualRestarts;
     total.relinearizations += r.relinearizations;
@@ -92,6 +93,19 @@ DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveRepo
     }
   for (double& h : total.residualHistory) h = std::sqrt(h);
   return total;
+}
+
+void addPassReport(DeformableSolveReport& step, const DeformableSolveReport& pass) {
+  step.iterations += pass.iterations;
+  step.allIterations += pass.allIterations;
+  step.activeSetChanges += pass.activeSetChanges;
+  step.residualRestarts += pass.residualRestarts;
+  step.relinearizations += pass.relinearizations;
+  step.collisionRounds += pass.collisionRounds;
+  step.localMinimum = step.localMinimum || pass.localMinimum;
+  step.tookBestIterate = step.tookBestIterate || pass.tookBestIterate;
+  step.residualHistory.insert(step.residualHistory.end(), pass.residualHistory.begin(), pass.residualHistory.end());
+  step.constraintHistory.insert(step.constraintHistory.end(), pass.constraintHistory.begin(), pass.constraintHistory.end());
 }
 
 IslandProblem::IslandProblem(DeformableIsland island, DeformableProblem& whole, DeformableContacts& contacts,
@@ -171,9 +185,10 @@ int IslandProblem::addCollisions(const Eigen::VectorXd& v, DeformableProblem& pr
   const auto lock = lockContacts();
   scatterNodes(v, wholeVelocities_);
   const std::size_t before = scope_.constraints.size();
-  contacts_.setScope(&scope_);
-  contacts_.addCollisions(wholeVelocities_, whole_);
-  contacts_.setScope(nullptr);
+  {
+    const ScopedContacts scoped(contacts_, scope_);
+    contacts_.addCollisions(wholeVelocities_, whole_);
+  }
   const int taken = static_cast<int>(scope_.constraints.size() - before);
   island_.constraints = scope_.constraints;
   if (taken > 0) copyConstraints(problem);
@@ -186,9 +201,11 @@ int IslandProblem::relinearize(const Eigen::VectorXd& v, const std::vector<std::
   scatterNodes(v, wholeVelocities_);
   std::vector<std::uint8_t> wholeActive(whole_.numConstraints(), 0);
   for (std::size_t i = 0; i < island_.constraints.size(); ++i) wholeActive[island_.constraints[i]] = active[i];
-  contacts_.setScope(&scope_);
-  const int changed = contacts_.relinearize(wholeVelocities_, wholeActive, whole_);
-  contacts_.setScope(nullptr);
+  int changed = 0;
+  {
+    const ScopedContacts scoped(contacts_, scope_);
+    changed = contacts_.relinearize(wholeVelocities_, wholeActive, whole_);
+  }
   if (changed > 0) copyConstraints(problem);
   return changed;
 }

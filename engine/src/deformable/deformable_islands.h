@@ -38,9 +38,13 @@ struct DeformableIsland {
 // node, no rigid body) are in none.
 std::vector<DeformableIsland> findDeformableIslands(const DeformableProblem& problem, const std::vector<int>& firstNodes);
 
-// The step's report from its islands' (DeformableSolveReport says how); allIterations and seconds
-// are left to the caller, who knows the solves of islands that were joined afterwards.
+// The report of one pass over the islands from its islands' (DeformableSolveReport says how):
+// the most iterations of any, all islands' counts summed, the residual histories together.
 DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveReport>& islands);
+// Adds a pass's report to the step's, whose passes ran one after the other: iterations and counts
+// add up, histories follow each other. Convergence, residual and islands are left to the caller:
+// those of the islands the step ends with.
+void addPassReport(DeformableSolveReport& step, const DeformableSolveReport& pass);
 
 // An island's own MLCP, cut from the whole problem: A's blocks and b's entries of its nodes, its
 // constraints with their nodes and rigid bodies renumbered. As the ConstraintUpdater of the island's
@@ -82,6 +86,19 @@ class IslandProblem final : public ConstraintUpdater {
   std::unique_lock<std::mutex> lockContacts() const {
     return contactsMutex_ ? std::unique_lock<std::mutex>(*contactsMutex_) : std::unique_lock<std::mutex>();
   }
+  // The contacts scoped to this island for one call, unscoped again however the call ends.
+  class ScopedContacts {
+   public:
+    ScopedContacts(DeformableContacts& contacts, DeformableContacts::Scope& scope) : contacts_(contacts) {
+      contacts_.setScope(&scope);
+    }
+    ~ScopedContacts() { contacts_.setScope(nullptr); }
+    ScopedContacts(const ScopedContacts&) = delete;
+    ScopedContacts& operator=(const ScopedContacts&) = delete;
+
+   private:
+    DeformableContacts& contacts_;
+  };
 
   DeformableIsland island_;
   DeformableProblem& whole_;

@@ -252,13 +252,14 @@ void DeformableSystem::solve(ThreadPool* pool) {
   // body's barely change), islands side by side over the pool's threads (an island's own products
   // with A then run on its thread alone). Constraints a solve finds between two islands wait
   // for the pass to end; the islands are then found again and those that changed solved again, as
-  // one, from where their solves ended, until a pass changes none.
+  // one, from where their solves ended, until a pass finds no constraint between islands. (An
+  // island split by a constraint its solve retired is solved again only in such a pass.)
   std::vector<int> firstNodes;
   for (const Entry& e : bodies_) firstNodes.push_back(e.firstNode);
   std::vector<std::pair<DeformableIsland, DeformableSolveReport>> solved;
   Eigen::VectorXd scratch = velocities_;
   std::mutex contactsMutex;
-  int allIterations = 0;
+  DeformableSolveReport total;
   for (bool changed = true; changed;) {
     changed = false;
     std::vector<std::pair<DeformableIsland, DeformableSolveReport>> pass;
@@ -284,6 +285,7 @@ void DeformableSystem::solve(ThreadPool* pool) {
       solves.push_back({std::make_unique<IslandProblem>(std::move(island), problem_, contacts_, scratch, numBodies(), &contactsMutex)});
     }
     const int before = problem_.numConstraints();
+    contacts_.freezeReaches();
     parallelFor(pool, static_cast<int>(solves.size()), 1, [&](int begin, int, int) {
       Solve& solve = solves[begin];
       IslandProblem& own = *solve.island;
@@ -312,10 +314,12 @@ void DeformableSystem::solve(ThreadPool* pool) {
     states_.resize(problem_.numConstraints());
     multipliers_.conservativeResize(3 * problem_.numConstraints());
     multipliers_.tail(3 * (problem_.numConstraints() - before)).setZero();
+    std::vector<DeformableSolveReport> passReports;
+    for (const Solve& solve : solves) passReports.push_back(solve.report);
+    addPassReport(total, combineIslandReports(passReports));
     for (std::size_t i = 0; i < solves.size(); ++i) {
       Solve& solve = solves[i];
       const IslandProblem& own = *solve.island;
-      allIterations += solve.report.iterations;
       own.scatterNodes(solve.v, velocities_);
       for (std::size_t j = 0; j < own.island().constraints.size(); ++j) states_[own.island().constraints[j]] = solve.states[j];
       own.scatterConstraints(solve.multipliers, multipliers_);
@@ -336,10 +340,14 @@ void DeformableSystem::solve(ThreadPool* pool) {
     }
     solved = std::move(pass);
   }
-  std::vector<DeformableSolveReport> reports;
-  for (auto& [island, report] : solved) reports.push_back(std::move(report));
-  report_ = combineIslandReports(reports);
-  report_.allIterations = allIterations;
+  // Whether the step converged, and its residual, are those of the islands it ends with.
+  std::vector<DeformableSolveReport> finalReports;
+  for (auto& [island, report] : solved) finalReports.push_back(std::move(report));
+  const DeformableSolveReport final = combineIslandReports(finalReports);
+  report_ = std::move(total);
+  report_.islands = final.islands;
+  report_.convergence = final.convergence;
+  report_.residual = final.residual;
   report_.seconds = watch.elapsedSeconds();
   remembered_.clear();
   for (std::size_t k = 0; k < contacts_.pairs().size(); ++k)
