@@ -745,8 +745,8 @@ void DeformableContacts::touchNodes(const DeformableConstraint& c, std::vector<s
 }
 
 void DeformableContacts::updateSimilarity(DeformableProblem& problem, const std::vector<std::uint8_t>* touched) const {
-  // Each node's constraints, with the node's weight in them.
-  std::vector<std::vector<std::pair<int, double>>> byNode(problem.numNodes());
+  // (node, constraint) for every node of every constraint, sorted: each node's constraints.
+  std::vector<std::pair<int, int>> byNode;
   std::map<std::pair<int, int>, int> betweenBodies;  // constraints on a coupled body, per pair of bodies
   const auto onCoupled = [](const DeformableConstraint& c) { return c.rigid[0].body >= 0 || c.rigid[1].body >= 0; };
   // Under a scope, the island's constraints: all that share a node or a pair of bodies with them.
@@ -758,10 +758,11 @@ void DeformableContacts::updateSimilarity(DeformableProblem& problem, const std:
   const std::vector<int>& constraints = scope_ ? scope_->constraints : all;
   for (const int k : constraints) {
     const DeformableConstraint& c = problem.constraints[k];
-    for (int i = 0; i < 4; ++i)
-      if (c.node[i] >= 0) byNode[c.node[i]].push_back({k, c.weight[i]});
+    for (const int node : c.node)
+      if (node >= 0) byNode.push_back({node, k});
     if (onCoupled(c)) ++betweenBodies[bodiesOf(pairs_[k])];
   }
+  std::sort(byNode.begin(), byNode.end());
   std::vector<int> others;
   for (const int a : constraints) {
     DeformableConstraint& c = problem.constraints[a];
@@ -774,10 +775,12 @@ void DeformableContacts::updateSimilarity(DeformableProblem& problem, const std:
       continue;
     }
     others.clear();
-    for (const int node : c.node)
-      if (node >= 0)
-        for (const auto& [b, weight] : byNode[node])
-          if (b != a) others.push_back(b);
+    for (const int node : c.node) {
+      if (node < 0) continue;
+      for (auto at = std::lower_bound(byNode.begin(), byNode.end(), std::pair(node, -1));
+           at != byNode.end() && at->first == node; ++at)
+        if (at->second != a) others.push_back(at->second);
+    }
     std::sort(others.begin(), others.end());
     others.erase(std::unique(others.begin(), others.end()), others.end());
     double z = 1.0;
