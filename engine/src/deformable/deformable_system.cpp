@@ -195,7 +195,7 @@ void DeformableSystem::setNodeForce(int i, int node, const Vec3& force) {
 }
 
 void DeformableSystem::assemble(double dt, const Vec3& gravity, const std::vector<Body>& bodies,
-                                const std::vector<int>& coupled) {
+                                const std::vector<int>& coupled, ThreadPool* pool) {
   std::vector<const FemBody*> fems;
   for (const Entry& e : bodies_) fems.push_back(&e.fem);
   coupled_ = coupled;
@@ -210,7 +210,7 @@ void DeformableSystem::assemble(double dt, const Vec3& gravity, const std::vecto
     const Vec3 freeOmega = rotation * freeRotationStep(rotation.transpose() * body.angularVelocity, body.inertiaBody, dt);
     rigid.push_back({body.mass, body.inertiaWorld(), body.velocity + dt * gravity, freeOmega});
   }
-  assembleDeformableProblem(fems, dt, gravity, problem_, rigid);
+  assembleDeformableProblem(fems, dt, gravity, problem_, rigid, pool);
   // External node forces join f_external of eq. 4; a pinned node's row keeps b_i = 0.
   for (const auto& [node, force] : nodeForces_) {
     const Entry& e = bodies_[bodyOfNode(node)];

@@ -58,7 +58,8 @@ class DeformableSystem {
 
   // The step's stages. `coupled`: the dynamic rigid bodies solved with the deformable ones this
   // step (Body::coupled), whose velocities join the unknowns after the nodes' (DeformableProblem).
-  void assemble(double dt, const Vec3& gravity, const std::vector<Body>& bodies, const std::vector<int>& coupled);
+  void assemble(double dt, const Vec3& gravity, const std::vector<Body>& bodies, const std::vector<int>& coupled,
+                ThreadPool* pool);
   void collide(const std::vector<Body>& bodies, const Vec3& gravity);
   // Solves each island of bodies joined by constraints as its own MLCP (deformable_islands.h).
   void solve(ThreadPool* pool);

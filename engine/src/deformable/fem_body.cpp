@@ -1,5 +1,7 @@
 #include "deformable/fem_body.h"
 
+#include "core/thread_pool.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -97,17 +99,26 @@ void appendImplicitEulerSystem(const FemBody& body, double dt, const Vec3& gravi
 }
 
 void assembleDeformableProblem(const std::vector<const FemBody*>& bodies, double dt, const Vec3& gravity,
-                               DeformableProblem& problem, const std::vector<RigidBodyUnknowns>& rigid) {
+                               DeformableProblem& problem, const std::vector<RigidBodyUnknowns>& rigid, ThreadPool* pool) {
   int femNodes = 0;
   for (const FemBody* body : bodies) femNodes += body->numNodes();
   const int nodes = femNodes + 2 * static_cast<int>(rigid.size());
-  std::vector<BlockSparseMatrix3::Entry> entries;
   problem.b = Eigen::VectorXd::Zero(3 * nodes);
-  int offset = 0;
-  for (const FemBody* body : bodies) {
-    appendImplicitEulerSystem(*body, dt, gravity, offset, entries, problem.b);
-    offset += body->numNodes();
-  }
+  // Each body's blocks on a thread of its own (its rows of b are its own), then all in body order:
+  // the entries, and so A, are those of the bodies one after the other.
+  std::vector<int> offsets{0};
+  for (const FemBody* body : bodies) offsets.push_back(offsets.back() + body->numNodes());
+  std::vector<std::vector<BlockSparseMatrix3::Entry>> bodyEntries(bodies.size());
+  parallelFor(pool, static_cast<int>(bodies.size()), 1, [&](int i, int, int) {
+    appendImplicitEulerSystem(*bodies[i], dt, gravity, offsets[i], bodyEntries[i], problem.b);
+  });
+  std::size_t count = 2 * rigid.size();
+  for (const auto& e : bodyEntries) count += e.size();
+  std::vector<BlockSparseMatrix3::Entry> entries;
+  entries.reserve(count);
+  for (const auto& e : bodyEntries) entries.insert(entries.end(), e.begin(), e.end());
+  bodyEntries.clear();
+  int offset = femNodes;
   for (const RigidBodyUnknowns& r : rigid) {
     entries.push_back({offset, offset, r.mass * Mat3::Identity()});
     entries.push_back({offset + 1, offset + 1, r.inertia});

@@ -15,6 +15,8 @@
 
 namespace contactlab {
 
+class ThreadPool;
+
 struct FemBodySettings {
   Material material;
   double density = 1000.0;  // kg/m^3
@@ -88,9 +90,11 @@ struct RigidBodyUnknowns {
 };
 
 // The deformable problem of eq. 4 (no constraints) for several bodies, each numbered after the
-// previous ones in the given order, then two nodes per rigid body (DeformableProblem).
+// previous ones in the given order, then two nodes per rigid body (DeformableProblem). With a pool,
+// the bodies are assembled side by side; the result does not depend on the thread count.
 void assembleDeformableProblem(const std::vector<const FemBody*>& bodies, double dt, const Vec3& gravity,
-                               DeformableProblem& problem, const std::vector<RigidBodyUnknowns>& rigid = {});
+                               DeformableProblem& problem, const std::vector<RigidBodyUnknowns>& rigid = {},
+                               ThreadPool* pool = nullptr);
 
 // One contact-free step: solves A v = b by preconditioned CG (warm-started from the current
 // velocities), then x += dt v (eq. 5). The contact solver replaces the solve in the world step.

@@ -311,7 +311,7 @@ void World::Impl::stepDeformables() {
     if (bodies[b].coupled) coupled.push_back(b);
   {
     ScopedStageTimer timer(metrics, Stage::Assembly);
-    deformables.assemble(dt, gravity, bodies, coupled);  // A = M + dt C + dt^2 K, b (eq. 4)
+    deformables.assemble(dt, gravity, bodies, coupled, pool.get());  // A = M + dt C + dt^2 K, b (eq. 4)
   }
   {
     ScopedStageTimer timer(metrics, Stage::Collision);
