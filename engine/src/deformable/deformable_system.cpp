@@ -249,11 +249,11 @@ void DeformableSystem::solve(ThreadPool* pool) {
     multipliers_.segment<3>(3 * k) = it->multipliers;
   }
   // Each island is its own MLCP (deformable_islands.h), solved from the step's velocities (a resting
-  // body's barely change), islands side by side over the pool's threads (an island's own products
-  // with A then run on its thread alone). Constraints a solve finds between two islands wait
-  // for the pass to end; the islands are then found again and those that changed solved again, as
-  // one, from where their solves ended, until a pass finds no constraint between islands. (An
-  // island split by a constraint its solve retired is solved again only in such a pass.)
+  // body's barely change), islands side by side over the pool's threads. Constraints a solve finds
+  // between two islands wait for the pass to end; the islands are then found again and those that
+  // changed solved again, as one, from where their solves ended, until a pass finds no constraint
+  // between islands. (An island split by a constraint its solve retired is solved again only in
+  // such a pass.)
   std::vector<int> firstNodes;
   for (const Entry& e : bodies_) firstNodes.push_back(e.firstNode);
   std::vector<std::pair<DeformableIsland, DeformableSolveReport>> solved;
@@ -286,8 +286,7 @@ void DeformableSystem::solve(ThreadPool* pool) {
     }
     const int before = problem_.numConstraints();
     contacts_.freezeReaches();
-    parallelFor(pool, static_cast<int>(solves.size()), 1, [&](int begin, int, int) {
-      Solve& solve = solves[begin];
+    const auto solveIsland = [&](Solve& solve) {
       IslandProblem& own = *solve.island;
       const std::unique_ptr<CrSolver> solver = makeDeformableSolver(settings_.solver);
       std::vector<CrConstraintState> warm;
@@ -297,7 +296,18 @@ void DeformableSystem::solve(ThreadPool* pool) {
       solve.report = solver->solve(own.problem(), settings_, &own, solve.v, pool);
       solve.states = solver->states();
       solve.multipliers = solver->multipliers();
-    });
+    };
+    // An island with most of the pass's nodes (a pile) is solved first on its own, its products with
+    // A cut among the pool's threads; the others side by side, one per thread. Either way the
+    // results are the same.
+    std::size_t passNodes = 0;
+    for (const Solve& solve : solves) passNodes += solve.island->island().nodes.size();
+    std::vector<Solve*> sideBySide;
+    for (Solve& solve : solves) {
+      if (2 * solve.island->island().nodes.size() > passNodes) solveIsland(solve);
+      else sideBySide.push_back(&solve);
+    }
+    parallelFor(pool, static_cast<int>(sideBySide.size()), 1, [&](int i, int, int) { solveIsland(*sideBySide[i]); });
     // The constraints the solves added, numbered by island and within one in the order found,
     // whichever thread appended them when.
     std::vector<int> order(before);
