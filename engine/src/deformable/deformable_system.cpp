@@ -235,9 +235,7 @@ void DeformableSystem::collide(const std::vector<Body>& bodies, const Vec3& grav
   contacts_.begin(bodies, obstacles_, coupled_, meshes_, surface_, faces_, positions_, velocities_, gravity, problem_);
 }
 
-void DeformableSystem::solve(ThreadPool* pool) {
-  const Stopwatch watch;
-  // Each constraint starts from its pair's state and multipliers at the end of the last step.
+void DeformableSystem::startFromLastStep() {
   const std::vector<DeformableContacts::Pair>& pairs = contacts_.pairs();
   states_.assign(pairs.size(), CrConstraintState{});
   multipliers_.setZero(3 * pairs.size());
@@ -248,6 +246,25 @@ void DeformableSystem::solve(ThreadPool* pool) {
     states_[k] = it->state;
     multipliers_.segment<3>(3 * k) = it->multipliers;
   }
+}
+
+void DeformableSystem::rememberForNextStep() {
+  remembered_.clear();
+  for (std::size_t k = 0; k < contacts_.pairs().size(); ++k)
+    if (states_[k].active) remembered_.push_back({contacts_.pairs()[k], states_[k], multipliers_.segment<3>(3 * k)});
+  std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
+}
+
+void DeformableSystem::fitConstraintArrays() {
+  const int before = static_cast<int>(states_.size()), count = problem_.numConstraints();
+  states_.resize(count);
+  multipliers_.conservativeResize(3 * count);
+  if (count > before) multipliers_.tail(3 * (count - before)).setZero();
+}
+
+void DeformableSystem::solve(ThreadPool* pool) {
+  const Stopwatch watch;
+  startFromLastStep();
   // Each island is its own MLCP (deformable_islands.h), solved from the step's velocities (a resting
   // body's barely change), islands side by side over the pool's threads. Constraints a solve finds
   // between two islands wait for the pass to end; the islands are then found again and those that
@@ -261,7 +278,6 @@ void DeformableSystem::solve(ThreadPool* pool) {
   std::mutex contactsMutex;
   DeformableSolveReport total;
   for (bool changed = true; changed;) {
-    changed = false;
     std::vector<std::pair<DeformableIsland, DeformableSolveReport>> pass;
     struct Solve {
       std::unique_ptr<IslandProblem> island;
@@ -321,9 +337,7 @@ void DeformableSystem::solve(ThreadPool* pool) {
       contacts_.reorder(order, problem_);
       for (Solve& solve : solves) solve.island->renumberConstraints(newIndex);
     }
-    states_.resize(problem_.numConstraints());
-    multipliers_.conservativeResize(3 * problem_.numConstraints());
-    multipliers_.tail(3 * (problem_.numConstraints() - before)).setZero();
+    fitConstraintArrays();
     std::vector<DeformableSolveReport> passReports;
     for (const Solve& solve : solves) passReports.push_back(solve.report);
     addPassReport(total, combineIslandReports(passReports));
@@ -342,12 +356,8 @@ void DeformableSystem::solve(ThreadPool* pool) {
     // solved again.
     const int joined = problem_.numConstraints();
     for (const Solve& solve : solves) contacts_.appendDeferred(solve.island->deferred(), problem_);
-    if (problem_.numConstraints() > joined) {
-      changed = true;
-      states_.resize(problem_.numConstraints());
-      multipliers_.conservativeResize(3 * problem_.numConstraints());
-      multipliers_.tail(3 * (problem_.numConstraints() - joined)).setZero();
-    }
+    changed = problem_.numConstraints() > joined;
+    fitConstraintArrays();
     solved = std::move(pass);
   }
   // Whether the step converged, and its residual, are those of the islands it ends with.
@@ -359,10 +369,7 @@ void DeformableSystem::solve(ThreadPool* pool) {
   report_.convergence = final.convergence;
   report_.residual = final.residual;
   report_.seconds = watch.elapsedSeconds();
-  remembered_.clear();
-  for (std::size_t k = 0; k < contacts_.pairs().size(); ++k)
-    if (states_[k].active) remembered_.push_back({contacts_.pairs()[k], states_[k], multipliers_.segment<3>(3 * k)});
-  std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
+  rememberForNextStep();
 }
 
 void DeformableSystem::integrate(std::vector<Body>& bodies) {

@@ -103,6 +103,12 @@ class DeformableSystem {
     int firstNode = 0;
   };
   int bodyOfNode(int node) const;
+  // Each constraint's state and multipliers from its pair's at the end of the last step (states_,
+  // multipliers_), and back after the solve (remembered_).
+  void startFromLastStep();
+  void rememberForNextStep();
+  // states_ and multipliers_ to the problem's constraints, those added inactive with zero multipliers.
+  void fitConstraintArrays();
   // The deepest any surface vertex lies inside another deformable body: inside one of its
   // tetrahedra, by its distance to that body's surface (brute force, apart from the contacts' trees).
   double deepestBetweenDeformables() const;
