@@ -61,7 +61,24 @@ std::vector<DeformableIsland> findDeformableIslands(const DeformableProblem& pro
   return islands;
 }
 
+namespace deformable_islands_impl {
+
+// The counts that add up and the flags that any solve sets, whether solves ran side by side or
+// one after the other.
+void addCounts(DeformableSolveReport& into, const DeformableSolveReport& from) {
+  into.allIterations += from.allIterations;
+  into.activeSetChanges += from.activeSetChanges;
+  into.residualRestarts += from.residualRestarts;
+  into.relinearizations += from.relinearizations;
+  into.collisionRounds += from.collisionRounds;
+  into.localMinimum = into.localMinimum || from.localMinimum;
+  into.tookBestIterate = into.tookBestIterate || from.tookBestIterate;
+}
+
+}  // namespace deformable_islands_impl
+
 DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveReport>& islands) {
+  using deformable_islands_impl::addCounts;
   DeformableSolveReport total;
   total.islands = static_cast<int>(islands.size());
   total.convergence = Convergence::Absolute;
@@ -69,13 +86,7 @@ DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveRepo
   std::size_t longest = 0;
   for (const DeformableSolveReport& r : islands) {
     total.iterations = std::max(total.iterations, r.iterations);
-    total.allIterations += r.allIterations;
-    total.activeSetChanges += r.activeSetChanges;
-    total.residualRestarts += r.residualRestarts;
-    total.relinearizations += r.relinearizations;
-    total.collisionRounds += r.collisionRounds;
-    total.localMinimum = total.localMinimum || r.localMinimum;
-    total.tookBestIterate = total.tookBestIterate || r.tookBestIterate;
+    addCounts(total, r);
     if (!r.converged()) total.convergence = Convergence::None;
     squaredResidual += r.residual * r.residual;
     longest = std::max(longest, r.residualHistory.size());
@@ -96,14 +107,9 @@ DeformableSolveReport combineIslandReports(const std::vector<DeformableSolveRepo
 }
 
 void addPassReport(DeformableSolveReport& step, const DeformableSolveReport& pass) {
+  using deformable_islands_impl::addCounts;
   step.iterations += pass.iterations;
-  step.allIterations += pass.allIterations;
-  step.activeSetChanges += pass.activeSetChanges;
-  step.residualRestarts += pass.residualRestarts;
-  step.relinearizations += pass.relinearizations;
-  step.collisionRounds += pass.collisionRounds;
-  step.localMinimum = step.localMinimum || pass.localMinimum;
-  step.tookBestIterate = step.tookBestIterate || pass.tookBestIterate;
+  addCounts(step, pass);
   step.residualHistory.insert(step.residualHistory.end(), pass.residualHistory.begin(), pass.residualHistory.end());
   step.constraintHistory.insert(step.constraintHistory.end(), pass.constraintHistory.begin(), pass.constraintHistory.end());
 }
