@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "dynamics/body_setup.h"
@@ -146,6 +147,92 @@ TEST(DeformableContacts, RigidEdgeThatCrossedAnEdgeIsPushedBack) {
   ASSERT_TRUE(c);
   EXPECT_NEAR(c->cn, 0.0005 * std::sqrt(2.0), 1e-9);
   EXPECT_NEAR(c->frame.col(0).dot(Vec3(0.0, -1.0, 1.0).normalized()), 1.0, 1e-9);
+}
+
+// A V-shaped trough, 0.2 m across and 0.2 m long along y: its cross-section in (x, z) is the
+// pentagon (-0.1, 0), (0.1, 0), (0.1, 0.1), (0, 0.05), (-0.1, 0.1), so its top is two slopes, each
+// turned 26.6 degrees from the horizontal, meeting in a valley along y at x = 0, z = 0.05. Three
+// triangular prisms, each cut into three tetrahedra with the diagonals of their sides agreeing.
+TetMesh troughMesh() {
+  const std::array<Vec2, 5> section{Vec2(-0.1, 0.0), Vec2(0.1, 0.0), Vec2(0.1, 0.1), Vec2(0.0, 0.05), Vec2(-0.1, 0.1)};
+  TetMesh mesh;
+  for (const double y : {-0.1, 0.1})
+    for (const Vec2& p : section) mesh.vertices.push_back(Vec3(p.x(), y, p.y()));
+  const std::array<std::array<int, 3>, 3> triangles{{{0, 3, 4}, {0, 1, 3}, {1, 2, 3}}};
+  for (std::array<int, 3> t : triangles) {
+    std::sort(t.begin(), t.end());
+    const int a = t[0], b = t[1], c = t[2], a2 = a + 5, b2 = b + 5, c2 = c + 5;
+    // Each side's diagonal joins the far end of its lower-numbered vertex to the near end of the
+    // other, whichever prism it belongs to.
+    for (std::array<int, 4> tet : {std::array<int, 4>{a, b, c, a2}, {b, c, a2, b2}, {c, a2, b2, c2}}) {
+      const auto& x = mesh.vertices;
+      if ((x[tet[1]] - x[tet[0]]).cross(x[tet[2]] - x[tet[0]]).dot(x[tet[3]] - x[tet[0]]) < 0.0) std::swap(tet[2], tet[3]);
+      mesh.tetrahedra.push_back(tet);
+    }
+  }
+  return mesh;
+}
+
+// A vertex starts 0.5 mm above the trough's left slope, 2 mm from the valley. Held on the left
+// slope's plane, the solve moves it to x = 3 mm, 0.5 mm under the right slope; held on the right
+// one, to x = -3 mm, 0.5 mm under the left. Re-linearized after each such solve, its one pair
+// switched between the two slopes round after round; the vertex needs a constraint on each.
+TEST(DeformableContacts, VertexInACreaseGetsAConstraintOnEachFace) {
+  const TetMesh trough = troughMesh();
+  const int troughNodes = static_cast<int>(trough.vertices.size());
+  const Vec3 start(-0.002, 0.03, 0.0515), up = Vec3(0.5, 0.0, 1.0).normalized();
+  TetMesh small{{start, start + 0.02 * up + Vec3(0.01, 0.0, 0.0), start + 0.02 * up + Vec3(0.0, 0.01, 0.0),
+                 start + 0.02 * up + Vec3(-0.01, -0.01, 0.0)},
+                {{0, 1, 2, 3}}};
+  const auto& x = small.vertices;
+  if ((x[1] - x[0]).cross(x[2] - x[0]).dot(x[3] - x[0]) < 0.0) std::swap(small.tetrahedra[0][2], small.tetrahedra[0][3]);
+  const std::vector<DeformableContacts::SurfaceFaces> faces{
+      DeformableContacts::surfaceFaces(extractBoundary(trough, "trough"), 0, troughNodes, 0),
+      DeformableContacts::surfaceFaces(extractBoundary(small, "small"), troughNodes, 4, troughNodes)};
+  const int nodes = troughNodes + 4, vertex = troughNodes;
+  std::vector<DeformableContacts::SurfaceNode> surface;
+  for (int node = 0; node < nodes; ++node) surface.push_back({node, 0.0});
+  Eigen::VectorXd positions(3 * nodes);
+  for (int i = 0; i < troughNodes; ++i) positions.segment<3>(3 * i) = trough.vertices[i];
+  for (int i = 0; i < 4; ++i) positions.segment<3>(3 * (troughNodes + i)) = small.vertices[i];
+  const double dt = 1e-3;
+  // The small tetrahedron's velocity that takes the vertex from `start` to `end` in the step.
+  const auto moving = [&](const Vec3& end) {
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(3 * nodes);
+    for (int i = 0; i < 4; ++i) v.segment<3>(3 * (troughNodes + i)) = (end - start) / dt;
+    return v;
+  };
+  const Eigen::VectorXd underRight = moving(Vec3(0.003, 0.03, 0.051)), underLeft = moving(Vec3(-0.003, 0.03, 0.051));
+  DeformableProblem problem;
+  problem.dt = dt;
+  problem.A.resize(nodes);
+  problem.firstRigidNode = nodes;
+  const std::vector<Body> bodies;
+  const MeshModelCache meshes;
+  DeformableContacts contacts;
+  contacts.begin(bodies, {}, {}, meshes, surface, faces, positions, underRight, Vec3::Zero(), problem);
+  // The vertex's constraints against the trough, by their normals' x: +0.447 on the left slope.
+  const auto vertexConstraints = [&]() {
+    std::vector<double> normalsX;
+    for (int k = 0; k < problem.numConstraints(); ++k) {
+      const DeformableContacts::Pair& pair = contacts.pairs()[k];
+      if (pair.surface == vertex && pair.deformable == 0 && !isRetired(problem.constraints[k]))
+        normalsX.push_back(problem.constraints[k].frame.col(0).x());
+    }
+    std::sort(normalsX.begin(), normalsX.end());
+    return normalsX;
+  };
+  ASSERT_EQ(vertexConstraints().size(), 1u);
+  EXPECT_NEAR(vertexConstraints()[0], up.x(), 1e-9);
+  for (int round = 0; round < 6 && vertexConstraints().size() < 2; ++round) {
+    std::vector<std::uint8_t> active(problem.numConstraints(), 1);
+    const bool onLeft = vertexConstraints().back() > 0.0;
+    contacts.relinearize(onLeft ? underRight : underLeft, active, problem);
+  }
+  const std::vector<double> normalsX = vertexConstraints();
+  ASSERT_EQ(normalsX.size(), 2u);
+  EXPECT_NEAR(normalsX[0], -up.x(), 1e-9);
+  EXPECT_NEAR(normalsX[1], up.x(), 1e-9);
 }
 
 }  // namespace

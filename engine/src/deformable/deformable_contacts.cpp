@@ -112,6 +112,11 @@ Kdop boxKdop(const Aabb& box) {
   return kdop;
 }
 
+// Whether two vertex-face constraints hold their vertex on the same face (its nodes in the same order).
+bool sameFace(const DeformableConstraint& a, const DeformableConstraint& b) {
+  return a.node[1] == b.node[1] && a.node[2] == b.node[2] && a.node[3] == b.node[3];
+}
+
 }  // namespace deformable_contacts_impl
 
 Mat3 DeformableContacts::frameAround(const Vec3& n) {
@@ -406,17 +411,26 @@ bool DeformableContacts::nearestFace(int d, const Vec3& point, const Eigen::Vect
     return (point - closestPointOnTriangle(point, at(faces[f][0]), at(faces[f][1]), at(faces[f][2])).point).norm();
   });
   if (nearest.primitive < 0) return false;
-  const auto& face = faces[nearest.primitive];
+  out = facePoint(d, nearest.primitive, point, v, w);
+  return true;
+}
+
+DeformableContacts::FacePoint DeformableContacts::facePoint(int d, int f, const Vec3& point, const Eigen::VectorXd& v,
+                                                            double w) const {
+  using namespace deformable_contacts_impl;
+  const auto at = [&](int node) { return nodeAt(node, v, w); };
+  const auto& face = (*faces_)[d].faces[f];
   const Vec3 a = at(face[0]), b = at(face[1]), c = at(face[2]);
   const TrianglePoint q = closestPointOnTriangle(point, a, b, c);
   const Vec3 planeNormal = (b - a).cross(c - a).normalized();
   const Vec3 away = point - q.point;
-  out.face = nearest.primitive;
+  FacePoint out;
+  out.face = f;
   out.point = q.point;
   out.weights = barycentric(q.point, a, b, c);
-  const bool outside = !q.interior && away.norm() > 0.0 && away.dot(featureOutward(d, nearest.primitive, q, v, w)) > 0.0;
+  const bool outside = !q.interior && away.norm() > 0.0 && away.dot(featureOutward(d, f, q, v, w)) > 0.0;
   out.normal = outside ? Vec3(away.normalized()) : planeNormal;
-  return true;
+  return out;
 }
 
 Vec3 DeformableContacts::featureOutward(int d, int f, const TrianglePoint& q, const Eigen::VectorXd& v, double w) const {
@@ -557,15 +571,16 @@ bool DeformableContacts::linearizePair(const Pair& pair, const Eigen::VectorXd& 
   if (pair.rigidPair()) return false;  // the narrowphase's points hold for the step
   if (pair.rigidVertex >= 0) return linearizeRigidVertex(pair.body, pair.rigidVertex, pair.deformable, v, w, reach, out);
   if (pair.rigidEdge >= 0) return linearizeEdges(pair.body, pair.rigidEdge, pair.deformable, pair.edge, v, w, reach, out);
-  if (pair.face >= 0) return linearizeRoundFace(pair.body, pair.deformable, pair.face, v, w, reach, out);
+  if (pair.face >= 0 && pair.againstRigid()) return linearizeRoundFace(pair.body, pair.deformable, pair.face, v, w, reach, out);
   if (pair.againstRigid()) return linearize(pair.surface, pair.body, v, w, reach, out);
   if (pair.otherEdge >= 0)
     return linearizeDeformableEdges(pair.otherDeformable, pair.otherEdge, pair.deformable, pair.edge, v, w, reach, out);
-  return linearizeVertexFace(pair.surface, pair.deformable, v, w, reach, out);
+  return linearizeVertexFace(pair.surface, pair.deformable, v, w, reach, out, pair.face);
 }
 
 int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
                                     DeformableProblem& problem) {
+  using namespace deformable_contacts_impl;
   // Vertices against faces seek their nearest face with the nodes part of the way to x + dt v.
   const bool searchesFaces = std::any_of(pairs_.begin(), pairs_.end(), [](const Pair& p) {
     return p.rigidVertex >= 0 || (!p.againstRigid() && p.surface >= 0);
@@ -577,6 +592,7 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
   }
   int changed = 0;
   std::vector<std::uint8_t> touched(problem.numNodes(), 0);
+  std::vector<std::pair<int, DeformableConstraint>> creases;  // (pair, its other face's constraint)
   previous_.resize(pairs_.size());
   const int count = scope_ ? static_cast<int>(scope_->constraints.size()) : problem.numConstraints();
   for (int i = 0; i < count; ++i) {
@@ -641,6 +657,16 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     }
     if (!found) continue;
     if (distance(next, current) <= tolerance_) continue;
+    // A vertex in a crease of the other body (a valley between two of its faces): held on either
+    // face's plane, it ends inside the body through the other face, and its one pair would switch
+    // between the two faces round after round. It keeps its present face and gets a second
+    // constraint on the other (a bunny's vertex in the fold of another's haunch ended 1 mm deep).
+    const bool vertexOnFaces = pair.surface >= 0 && !pair.againstRigid() && pair.face < 0;
+    if (vertexOnFaces && endGap && *endGap < -tolerance_ && previous_[k].node[0] >= 0 && sameFace(next, previous_[k]) &&
+        !sameFace(next, current)) {
+      creases.push_back({k, next});
+      continue;
+    }
     // Back to the linearization this one replaced: the solve with each gives the other (a vertex
     // sliding to and fro over the edge between two faces, an edge pair's normal turning back and
     // forth), a cycle that only the bound on geometry rounds ends. The pair keeps its present one.
@@ -651,6 +677,16 @@ int DeformableContacts::relinearize(const Eigen::VectorXd& v, const std::vector<
     previous_[k] = current;
     current = next;
     ++changed;
+  }
+  for (auto& [k, constraint] : creases) {
+    const Pair& pair = pairs_[k];
+    const auto& faces = (*faces_)[pair.deformable].faces;
+    const auto face = std::find(faces.begin(), faces.end(), std::array<int, 3>{constraint.node[1], constraint.node[2], constraint.node[3]});
+    const Pair second{.surface = pair.surface, .deformable = pair.deformable, .face = static_cast<int>(face - faces.begin())};
+    if (face == faces.end() || std::find(pairs_.begin(), pairs_.end(), second) != pairs_.end()) continue;
+    constraint.mu = problem.constraints[k].mu;
+    touchNodes(constraint, touched);
+    if (append(second, constraint, problem)) ++changed;
   }
   if (changed > 0) updateSimilarity(problem, &touched);
   return changed;

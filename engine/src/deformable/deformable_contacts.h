@@ -98,7 +98,8 @@ class DeformableContacts final : public ConstraintUpdater {
   // - surface vertex `surface` (index into the surface list) against rigid body `body`;
   // - rigid `body`'s vertex `rigidVertex` against the faces of deformable body `deformable`;
   // - rigid `body`'s edge `rigidEdge` against edge `edge` of deformable body `deformable`;
-  // - surface vertex `surface` against the faces of deformable body `deformable` (body -1);
+  // - surface vertex `surface` against the faces of deformable body `deformable` (body -1), and,
+  //   with `face`, against that face alone: a vertex's second constraint in a crease (relinearize);
   // - edge `otherEdge` of deformable body `otherDeformable` against edge `edge` of `deformable`
   //   (body -1);
   // - face `face` of deformable body `deformable` against rigid `body`'s round surface (a sphere or
@@ -226,6 +227,8 @@ class DeformableContacts final : public ConstraintUpdater {
   };
   bool nearestFace(int d, const Vec3& point, const Eigen::VectorXd& v, double w, double reach, FacePoint& out,
                    int skipNode = -1) const;
+  // The same for face f of deformable body d, however far the point lies from it.
+  FacePoint facePoint(int d, int f, const Vec3& point, const Eigen::VectorXd& v, double w) const;
   // The outward direction of deformable body d's surface at edge e: the sum of its faces' normals.
   Vec3 edgeOutward(int d, int e, const Eigen::VectorXd& v, double w) const;
   // The outward direction of deformable body d's surface at the edge or corner of face f where `q`
@@ -244,9 +247,11 @@ class DeformableContacts final : public ConstraintUpdater {
   // (docs/deformable.md), so those edge pairs keep every normal.
   bool withinEdgeNormals(int d, int e, const Vec3& n, const Eigen::VectorXd& v, double w) const;
   static constexpr double kEdgeNormalSlack = 10.0 * 3.14159265358979323846 / 180.0;  // radians
-  // Surface vertex s against the nearest face of deformable body d, both at x + w dt v; false when
-  // no face is within `reach`. On the vertex's own body (self-collision), its own faces are skipped.
-  bool linearizeVertexFace(int s, int d, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out) const;
+  // Surface vertex s against the nearest face of deformable body d, or against face `face` when
+  // given, both at x + w dt v; false when no face is within `reach`. On the vertex's own body
+  // (self-collision), its own faces are skipped.
+  bool linearizeVertexFace(int s, int d, const Eigen::VectorXd& v, double w, double reach, DeformableConstraint& out,
+                           int face = -1) const;
   // Edge e1 of deformable body d1 against edge e2 of body d2, both at x + w dt v; false as for
   // linearizeEdges.
   bool linearizeDeformableEdges(int d1, int e1, int d2, int e2, const Eigen::VectorXd& v, double w, double reach,

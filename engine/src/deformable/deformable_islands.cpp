@@ -212,6 +212,7 @@ int IslandProblem::relinearize(const Eigen::VectorXd& v, const std::vector<std::
     const ScopedContacts scoped(contacts_, scope_);
     changed = contacts_.relinearize(wholeVelocities_, wholeActive, whole_);
   }
+  island_.constraints = scope_.constraints;  // with the second constraints of vertices in creases
   if (changed > 0) copyConstraints(problem);
   return changed;
 }

@@ -9,19 +9,25 @@
 namespace contactlab {
 
 bool DeformableContacts::linearizeVertexFace(int s, int d, const Eigen::VectorXd& v, double w, double reach,
-                                             DeformableConstraint& out) const {
+                                             DeformableConstraint& out, int face) const {
   const int m = (*surface_)[s].node;
   const Vec3 start = position(s);
+  const Vec3 point = start + w * dt_ * v.segment<3>(3 * m);
   FacePoint q;
-  if (!nearestFace(d, Vec3(start + w * dt_ * v.segment<3>(3 * m)), v, w, reach, q, m)) return false;
-  const auto& face = (*faces_)[d].faces[q.face];
-  const Vec3 faceStart = faceAtStart(face, q.weights);
+  if (face >= 0) {
+    q = facePoint(d, face, point, v, w);
+    if ((point - q.point).norm() > reach) return false;
+  } else if (!nearestFace(d, point, v, w, reach, q, m)) {
+    return false;
+  }
+  const auto& nodes = (*faces_)[d].faces[q.face];
+  const Vec3 faceStart = faceAtStart(nodes, q.weights);
   // Within one body a vertex behind the face at the step's start is across the body from it (a
   // plate thinner than the reach), not in front of it: no constraint.
   if (d == surfaceBody_[s] && q.normal.dot(start - faceStart) < 0.0) return false;
   // n . (x_m + dt v_m - sum w_i (x_i + dt v_i)) >= 0 at the end of the step.
   out.frame = frameAround(q.normal);
-  out.node = {m, face[0], face[1], face[2]};
+  out.node = {m, nodes[0], nodes[1], nodes[2]};
   out.weight = {1.0, -q.weights[0], -q.weights[1], -q.weights[2]};
   out.cn = -q.normal.dot(start - faceStart);
   out.ct = Vec2::Zero();  // sticking: no relative tangential travel of the two surfaces

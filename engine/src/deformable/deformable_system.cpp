@@ -471,7 +471,7 @@ void DeformableSystem::appendContactReports(const std::vector<Body>& bodies, std
     // The point where the B side ends, on A's surface: the vertex or edge point moved back by the
     // gap; for a rigid vertex or edge, the deformable surface point under it.
     Vec3 point = Vec3::Zero();
-    const bool rigidFeature = pair.rigidVertex >= 0 || pair.rigidEdge >= 0 || pair.face >= 0;
+    const bool rigidFeature = pair.rigidVertex >= 0 || pair.rigidEdge >= 0 || (pair.face >= 0 && pair.againstRigid());
     for (int i = 0; i < 4; ++i) {
       const bool sideB = rigidFeature || c.weight[i] > 0.0;
       if (c.node[i] < 0 || !sideB) continue;

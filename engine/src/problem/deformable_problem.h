@@ -71,7 +71,8 @@ class ConstraintUpdater {
   virtual int addCollisions(const Eigen::VectorXd& v, DeformableProblem& problem) = 0;
   // Line 27 (sec. 3.3, eq. 21): re-linearizes each constraint at the positions v leads to (normal,
   // weights, c), retiring those whose point slid off its feature (all nodes set to -1); `active`
-  // holds one flag per constraint. Returns how many it changed by more than the solver's tolerance.
+  // holds one flag per constraint. It may append constraints too (a second one for a vertex in a
+  // crease), which the solver starts inactive. Returns how many it changed or appended.
   virtual int relinearize(const Eigen::VectorXd& v, const std::vector<std::uint8_t>& active,
                           DeformableProblem& problem) = 0;
 };

@@ -286,12 +286,16 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     if (updater && geometryRounds < kMostGeometryRounds) {
       ++geometryRounds;
       const Eigen::VectorXd velocity = it.y.head(n3);
-      const int before = problem.numConstraints();
-      if (updater->addCollisions(velocity, problem) > 0) {  // line 25
-        ++report.collisionRounds;
+      // Constraints the updater appended start inactive with zero multipliers.
+      const auto takeAppended = [&](int before) {
         states_.resize(problem.numConstraints());
         it.y.conservativeResize(n3 + 3 * problem.numConstraints());
         it.y.tail(3 * (problem.numConstraints() - before)).setZero();
+      };
+      const int before = problem.numConstraints();
+      if (updater->addCollisions(velocity, problem) > 0) {  // line 25
+        ++report.collisionRounds;
+        takeAppended(before);
         constraintsChanged();
         evaluate(false);
         restart();
@@ -301,6 +305,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       for (int k = 0; k < problem.numConstraints(); ++k) active[k] = states_[k].active;
       if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
         ++report.relinearizations;
+        takeAppended(before);
         constraintsChanged();
         evaluate(false);
         restart();
