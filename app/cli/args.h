@@ -53,7 +53,7 @@ std::string outputPath(std::string_view flag, std::string_view text);
 std::string solverName(std::string_view flag, std::string_view text);
 
 // The deformable CR solve's flags, which `run` and `bench` share: --deformable-tol-rel (epsilon_1),
-// --deformable-tol-abs (epsilon_2, metres) and --deformable-max-iter. Sets `settings` from `flag`
+// --deformable-tol-abs (epsilon_2, metres), --deformable-max-iter and --deformable-stall. Sets `settings` from `flag`
 // and returns true when it is one of them; false for any other flag.
 bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_view flag, std::string_view value);
 struct FlagHelp {
@@ -66,6 +66,8 @@ inline constexpr FlagHelp kDeformableSolveFlags[] = {
      "deformable CR solve: epsilon_2 in metres, largest constraint error and smallest state change kept (default 5e-6)"},
     {"--deformable-max-iter", "K",
      "deformable CR solve: most iterations per step; a capped solve keeps its best iterate (default 20000)"},
+    {"--deformable-stall", "K",
+     "deformable CR solve: stop, keeping the best iterate, when K iterations bring the least error down by less than 1 %; 0 never (default 2000)"},
 };
 
 // nullopt when --help was asked for (the help has then been printed).

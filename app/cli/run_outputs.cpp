@@ -29,7 +29,7 @@ RunOutputs::RunOutputs(const OutputPaths& paths)
                                            "max_penetration", "collision_ms", "assembly_ms", "solver_ms",
                                            "integrate_ms", "step_ms", "elastic_energy", "cr_iterations",
                                            "cr_all_iterations", "cr_islands", "cr_constraints",
-                                           "cr_active_constraints"})),
+                                           "cr_active_constraints", "cr_stalled"})),
       residuals_(openIfNamed(paths.residuals, {"step", "iteration", "residual", "solve"})),
       contacts_(openIfNamed(paths.contacts, {"step", "body_a", "body_b", "px", "py", "pz", "nx", "ny", "nz", "gap",
                                              "lambda_n", "lambda_t", "lambda_s", "lambda_tau", "state"})),
@@ -122,7 +122,7 @@ void RunOutputs::recordMetrics(const World& world, int step, double time, double
   metrics_->field(m.ms(Stage::Integrate)).field(stepMs).field(m.elasticEnergy);
   const bool deformable = world.deformableBodyCount() > 0;
   metrics_->field(m.deformable.iterations).field(m.deformable.allIterations).field(deformable ? m.deformable.islands : 0);
-  metrics_->field(world.deformableConstraintCount()).field(m.deformableConstraints);
+  metrics_->field(world.deformableConstraintCount()).field(m.deformableConstraints).field(int{m.deformable.stalled});
   metrics_->endRow();
 }
 

@@ -57,6 +57,7 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --deformable-tol-rel 0"), "--deformable-tol-rel: must be positive");
   expectOneLineError(runCli("run bounce --deformable-tol-abs nan"), "--deformable-tol-abs: \"nan\" is not a finite number");
   expectOneLineError(runCli("run bounce --deformable-max-iter 0"), "--deformable-max-iter: must be at least 1");
+  expectOneLineError(runCli("run bounce --deformable-stall -1"), "--deformable-stall: must be at least 0");
   expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");
   expectOneLineError(runCli("run bounce --threads 0"), "--threads: must be at least 1");
   expectOneLineError(runCli("bench --threads 0"), "--threads: expected a whole number >= 1");
@@ -166,7 +167,7 @@ TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
   EXPECT_EQ(metrics[0],
             "step,time,bodies,contacts,iterations,residual,converged,rollbacks,kinetic_energy,potential_energy,"
             "max_penetration,collision_ms,assembly_ms,solver_ms,integrate_ms,step_ms,elastic_energy,cr_iterations,"
-            "cr_all_iterations,cr_islands,cr_constraints,cr_active_constraints");
+            "cr_all_iterations,cr_islands,cr_constraints,cr_active_constraints,cr_stalled");
   EXPECT_TRUE(metrics[20].starts_with("20,0.2,2,")) << metrics[20];
   EXPECT_EQ(lines(file("residuals.csv")).at(0), "step,iteration,residual,solve");
   EXPECT_EQ(lines(file("contacts.csv")).at(0),

@@ -108,6 +108,9 @@ TEST(WorldControls, DeformableSolveSettingsRejectNonPositiveTolerancesAndCaps) {
     EXPECT_THROW(world.setSettings(relative), std::invalid_argument) << bad;
     EXPECT_THROW(world.setSettings(absolute), std::invalid_argument) << bad;
   }
+  WorldSettings negativeStall = settings;
+  negativeStall.deformable.stallIterations = -1;
+  EXPECT_THROW(world.setSettings(negativeStall), std::invalid_argument);
   settings.deformable.maxIterations = 0;
   EXPECT_THROW(world.setSettings(settings), std::invalid_argument);
   EXPECT_EQ(world.settings().deformable.absoluteTolerance, 1e-4);

@@ -49,7 +49,8 @@ json toJson(const AppSettings& s) {
         {"deformable_solver", s.world.deformable.solver},
         {"deformable_tol_rel", s.world.deformable.relativeTolerance},
         {"deformable_tol_abs", s.world.deformable.absoluteTolerance},
-        {"deformable_max_iterations", s.world.deformable.maxIterations}}},
+        {"deformable_max_iterations", s.world.deformable.maxIterations},
+        {"deformable_stall_iterations", s.world.deformable.stallIterations}}},
       {"view",
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
@@ -124,6 +125,8 @@ AppSettings fromJson(const json& j, AppSettings s) {
       throw std::runtime_error("solver.deformable_tol_rel and solver.deformable_tol_abs must be positive");
     deformable.maxIterations = v.value("deformable_max_iterations", deformable.maxIterations);
     if (deformable.maxIterations < 1) throw std::runtime_error("solver.deformable_max_iterations must be at least 1");
+    deformable.stallIterations = v.value("deformable_stall_iterations", deformable.stallIterations);
+    if (deformable.stallIterations < 0) throw std::runtime_error("solver.deformable_stall_iterations must be 0 (off) or more");
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

@@ -329,6 +329,13 @@ void Application::drawSolverPanel() {
       changed = true;
     }
     helpMarker("Most CR iterations per step; a solve that reaches the cap keeps the best iterate it met.");
+    int stall = d.stallIterations;
+    if (ImGui::InputInt("CR stall", &stall, 100, 1000) && stall >= 0) {
+      d.stallIterations = stall;
+      changed = true;
+    }
+    helpMarker("A CR solve whose least error has not fallen by 1 % in this many iterations stops with its best "
+               "iterate (0: never).");
   }
   if (changed) {
     if (auto error = session_.setSettings(world)) reportError(*error);
@@ -581,7 +588,8 @@ void Application::drawProfilerPanel() {
     // Before the first step there was no CR solve to converge.
     const bool crSolved = session_.world().stepCount() > 0;
     ImGui::Text("deformable: %d constraints, %d CR iteration%s%s", m.deformableConstraints, cr.iterations,
-                cr.iterations == 1 ? "" : "s", crSolved && !cr.converged() ? " (not converged)" : "");
+                cr.iterations == 1 ? "" : "s",
+                !crSolved || cr.converged() ? "" : cr.stalled ? " (stalled: best iterate)" : " (not converged)");
     ImGui::Text("  %d island%s (%d CR iterations in all)", cr.islands, cr.islands == 1 ? "" : "s", cr.allIterations);
     ImGui::SameLine();
     helpMarker("Bodies joined by constraints form an island, solved as its own MLCP; the CR iterations shown are "

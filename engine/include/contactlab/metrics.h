@@ -50,8 +50,10 @@ struct DeformableSolveReport {
   int relinearizations = 0;    // re-linearizations that changed a constraint (Alg. 1, line 27)
   int collisionRounds = 0;     // collision checks at convergence that added constraints (line 25)
   bool localMinimum = false;   // stopped by ||B C^-1 r|| < epsilon_1 (sec. 4.3), in any island
-  // Reached the iteration cap unconverged and returned the best iterate it had met, not its last.
+  // Stopped unconverged (the iteration cap or a stall) and returned the best iterate it had met,
+  // not its last.
   bool tookBestIterate = false;
+  bool stalled = false;  // stopped by DeformableSolverSettings::stallIterations, in any island
   Convergence convergence = Convergence::None;  // None if any island did not converge
   double residual = 0.0;                      // ||r|| at the end, of all islands' r together
   // After every iteration: ||r|| of all islands' residuals together, and ||U r||_inf (the largest

@@ -93,6 +93,9 @@ struct DeformableSolverSettings {
   double relativeTolerance = 5e-5;  // epsilon_1: ||r|| below this times ||b - A v|| at the start (Alg. 1, line 22)
   double absoluteTolerance = 5e-6;  // epsilon_2 (metres): largest active constraint error, and smallest state change kept
   int maxIterations = 20000;        // CR iterations per step, re-linearizations included
+  // A solve whose least merit under its present constraints has not fallen by 1 % in this many
+  // iterations stops there with its best iterate, as a capped one does; 0: only the cap stops it.
+  int stallIterations = 2000;
 
   bool operator==(const DeformableSolverSettings&) const = default;
 };

@@ -73,6 +73,7 @@ void addCounts(DeformableSolveReport& into, const DeformableSolveReport& from) {
   into.collisionRounds += from.collisionRounds;
   into.localMinimum = into.localMinimum || from.localMinimum;
   into.tookBestIterate = into.tookBestIterate || from.tookBestIterate;
+  into.stalled = into.stalled || from.stalled;
 }
 
 }  // namespace deformable_islands_impl

@@ -421,6 +421,9 @@ void World::setSettings(const WorldSettings& settings) {
   if (deformable.maxIterations < 1)
     throw std::invalid_argument("the deformable solve's iteration cap must be at least 1, got " +
                                 std::to_string(deformable.maxIterations));
+  if (deformable.stallIterations < 0)
+    throw std::invalid_argument("the deformable solve's stall window must be 0 (off) or more, got " +
+                                std::to_string(deformable.stallIterations));
   if (settings.threads < 1)
     throw std::invalid_argument("threads must be at least 1, got " + std::to_string(settings.threads));
   if (!isSupportedKdop(settings.kdop))
