@@ -184,9 +184,14 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
   int stallMark = 0;
   // The rows' compliance changes only with the constraints (new ones, re-linearized ones); r is
   // not that of y from such a change until the next restart, and the best iterate so far belongs
-  // to the constraints before it.
+  // to the constraints before it. Constraints the updater appended start inactive with zero
+  // multipliers.
   bool residualStale = true;
   const auto constraintsChanged = [&]() {
+    const int before = static_cast<int>(states_.size()), count = problem.numConstraints();
+    states_.resize(count);
+    it.y.conservativeResize(n3 + 3 * count);
+    if (count > before) it.y.tail(3 * (count - before)).setZero();
     it.compliance = rowCompliance(problem, it.inverseDiagonalA);
     residualStale = true;
     bestMerit = std::numeric_limits<double>::infinity();
@@ -303,16 +308,8 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     if (updater && geometryRounds < kMostGeometryRounds) {
       ++geometryRounds;
       const Eigen::VectorXd velocity = it.y.head(n3);
-      // Constraints the updater appended start inactive with zero multipliers.
-      const auto takeAppended = [&](int before) {
-        states_.resize(problem.numConstraints());
-        it.y.conservativeResize(n3 + 3 * problem.numConstraints());
-        it.y.tail(3 * (problem.numConstraints() - before)).setZero();
-      };
-      const int before = problem.numConstraints();
       if (updater->addCollisions(velocity, problem) > 0) {  // line 25
         ++report.collisionRounds;
-        takeAppended(before);
         constraintsChanged();
         evaluate(false);
         restart();
@@ -322,7 +319,6 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
       for (int k = 0; k < problem.numConstraints(); ++k) active[k] = states_[k].active;
       if (updater->relinearize(velocity, active, problem) > 0) {  // line 27
         ++report.relinearizations;
-        takeAppended(before);
         constraintsChanged();
         evaluate(false);
         restart();
