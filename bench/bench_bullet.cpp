@@ -34,19 +34,19 @@ constexpr double kStandsWithin = 0.05;  // m
 constexpr const char* kHelp =
     "usage: contactlab-bench-bullet [flags]\n"
     "\n"
-    "Runs each benchmark scene (wall, tower, pyramid rows=20, pile count=2000, jacks) in contactlab with PROX-GS at\n"
-    "exactly 10 sweeps (tolerances 0) and at its defaults (what `contactlab-cli run` does with no flags, sleeping\n"
-    "off), and in Bullet 3.24 (btDiscreteDynamicsWorld, sequential impulse, 10 iterations, one thread,\n"
-    "deactivation off), alternately: each contactlab setting's warm-up and timed steps, then Bullet's, for each\n"
-    "round. Prints per scene and contactlab setting (each against the same Bullet runs): bodies; mean contacts\n"
-    "per timed step (Bullet: manifold points); the median over the rounds of each engine's median ms/step and\n"
-    "their ratio; the largest penetration over the timed steps; the mean residual (contactlab: its merit in\n"
-    "m/s; Bullet: the root of its last iteration's squared impulse changes, N s); the drift, the largest\n"
-    "distance a dynamic body's centre moved over the timed steps (on the stacks, their creep); and, against\n"
-    "the scene's start, the largest distance one moved. Flags take their value as the next argument or\n"
-    "after '='.\n"
+    "Runs each benchmark scene (wall, tower, pyramid rows=20, pyramid-touching: the same with gap=0, pile\n"
+    "count=2000, jacks) in contactlab with PROX-GS at exactly 10 sweeps (tolerances 0) and at its defaults\n"
+    "(what `contactlab-cli run` does with no flags, sleeping off), and in Bullet 3.24\n"
+    "(btDiscreteDynamicsWorld, sequential impulse, 10 iterations, one thread, deactivation off), alternately:\n"
+    "each contactlab setting's warm-up and timed steps, then Bullet's, for each round. Prints per scene and\n"
+    "contactlab setting (each against the same Bullet runs): bodies; mean contacts per timed step (Bullet:\n"
+    "manifold points); the median over the rounds of each engine's median ms/step and their ratio; the\n"
+    "largest penetration over the timed steps; the mean residual (contactlab: its merit in m/s; Bullet: the\n"
+    "root of its last iteration's squared impulse changes, N s); the drift, the largest distance a dynamic\n"
+    "body's centre moved over the timed steps (on the stacks, their creep); and, against the scene's start,\n"
+    "the largest distance one moved. Flags take their value as the next argument or after '='.\n"
     "\n"
-    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pile,jacks)\n"
+    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pyramid-touching,pile,jacks)\n"
     "  --warmup N       untimed steps before timing (default: 100, the pile and jacks 150)\n"
     "  --steps N        timed steps (default: 200, the pile and jacks 20)\n"
     "  --rounds N       rounds of contactlab then Bullet (default: 3)\n"
@@ -140,7 +140,7 @@ struct SceneRow {
 
 // One row per contactlab setting, each against the same Bullet runs.
 std::vector<SceneRow> measure(const BenchScene& benchScene, int warmup, int steps, int rounds) {
-  const Scene scene = buildBuiltinScene(benchScene.name, benchScene.params, cli::kDefaultSeed);
+  const Scene scene = buildBuiltinScene(benchScene.scene, benchScene.params, cli::kDefaultSeed);
   const std::vector<OurSetting> settings = ourSettings();
   std::vector<SceneRow> rows(settings.size());
   for (std::size_t s = 0; s < settings.size(); ++s) {
@@ -163,9 +163,9 @@ std::vector<SceneRow> measure(const BenchScene& benchScene, int warmup, int step
 }
 
 void printHeader() {
-  std::printf("%-8s %-9s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "", "", "", "contacts", "",
+  std::printf("%-16s %-9s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "", "", "", "contacts", "",
               "ms/step", "", "ratio", "pen mm", "", "residual", "", "drift mm", "", "move mm", "");
-  std::printf("%-8s %-9s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "scene", "ours at", "bodies",
+  std::printf("%-16s %-9s %6s %8s %8s %8s %8s %6s %8s %8s %9s %9s %8s %8s %8s %8s\n", "scene", "ours at", "bodies",
               "ours", "bullet", "ours", "bullet", "o/b", "ours", "bullet", "ours m/s", "bullet Ns", "ours", "bullet",
               "ours", "bullet");
 }
@@ -182,16 +182,16 @@ std::string roundList(const std::vector<double>& ms) {
 
 void printRow(const SceneRow& row) {
   const EngineRun &o = row.ours, &b = row.bullet;
-  std::printf("%-8s %-9s %6d %8.1f %8.1f %8.3f %8.3f %6.2f %8.2f %8.2f %9.2e %9.2e %8.2f %8.2f %8.1f %8.1f\n",
+  std::printf("%-16s %-9s %6d %8.1f %8.1f %8.3f %8.3f %6.2f %8.2f %8.2f %9.2e %9.2e %8.2f %8.2f %8.1f %8.1f\n",
               row.scene.c_str(), row.setting.c_str(), row.bodies, o.meanContacts, b.meanContacts, row.msOurs(),
               row.msBullet(), row.msOurs() / row.msBullet(), 1e3 * o.maxPenetration, 1e3 * b.maxPenetration,
               o.meanResidual, b.meanResidual, 1e3 * o.drift, 1e3 * b.drift, 1e3 * o.maxMove, 1e3 * b.maxMove);
-  std::printf("         rounds' ms/step: ours %s; bullet %s\n", roundList(row.roundMsOurs).c_str(),
+  std::printf("                 rounds' ms/step: ours %s; bullet %s\n", roundList(row.roundMsOurs).c_str(),
               roundList(row.roundMsBullet).c_str());
   // The stacks start at rest in equilibrium: a body that moved more than 5 cm means it fell.
   for (const auto& [engine, run] : {std::pair{"contactlab", &o}, std::pair{"Bullet", &b}})
     if (row.scene != "pile" && row.scene != "jacks" && run->maxMove > kStandsWithin)
-      std::printf("         note: in %s a body of the %s moved %.2f m: the structure did not stand\n", engine,
+      std::printf("                 note: in %s a body of the %s moved %.2f m: the structure did not stand\n", engine,
                   row.scene.c_str(), run->maxMove);
   std::fflush(stdout);  // rows arrive slowly; show each as soon as it is measured
 }

@@ -32,15 +32,15 @@ std::vector<WorldSettings> benchSettings(int threads, bool sleep) {
 constexpr const char* kBenchHelp =
     "usage: contactlab-cli bench [flags]\n"
     "\n"
-    "Steps each benchmark scene (wall, tower, pyramid rows=20, pile count=2000, jacks) with PROX-GS at exactly\n"
-    "10 sweeps (tolerances 0) and converging to 1e-3 (at most 1000 sweeps), warm-up steps first, and\n"
-    "prints per scene and setting: bodies, mean contacts, median ms per step and per stage, mean\n"
-    "sweeps, and the solver's ns per contact per sweep, median, twice: ns/c/swp from the whole solve\n"
-    "(solver time / (contacts * sweeps), its set-up included: the r-factors, the sweep order) and\n"
-    "sweep_ns from the sweeps alone (the iterating part of that time, SolveReport::iterationSeconds);\n"
-    "and what the time buys: the deepest penetration over the timed steps (deep_mm, the largest\n"
-    "max_penetration of the metrics) and the drift (drift_mm: the largest distance a dynamic body's centre\n"
-    "moved from where it was at the first timed step; on the stacks, their creep).\n"
+    "Steps each benchmark scene (wall, tower, pyramid rows=20, pyramid-touching: the same with gap=0, pile\n"
+    "count=2000, jacks) with PROX-GS at exactly 10 sweeps (tolerances 0) and converging to 1e-3 (at most 1000\n"
+    "sweeps), warm-up steps first, and prints per scene and setting: bodies, mean contacts, median ms per\n"
+    "step and per stage, mean sweeps, and the solver's ns per contact per sweep, median, twice: ns/c/swp from\n"
+    "the whole solve (solver time / (contacts * sweeps), its set-up included: the r-factors, the sweep order)\n"
+    "and sweep_ns from the sweeps alone (the iterating part of that time, SolveReport::iterationSeconds); and\n"
+    "what the time buys: the deepest penetration over the timed steps (deep_mm, the largest max_penetration\n"
+    "of the metrics) and the drift (drift_mm: the largest distance a dynamic body's centre moved from where\n"
+    "it was at the first timed step; on the stacks, their creep).\n"
     "\n"
     "A built-in scene with deformable bodies (rings, bunnies, soft-cubes, soft-block, ...) named in\n"
     "--scenes is run once per deformable solver, at the scene's own dt, and gets a table of its own,\n"
@@ -52,7 +52,7 @@ constexpr const char* kBenchHelp =
     "(constr) and active (active), re-linearizations (relin) and active-set changes (changes).\n"
     "Flags take their value as the next argument or after '='.\n"
     "\n"
-    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pile,jacks); also any built-in scene\n"
+    "  --scenes a,b     scenes to run (default: wall,tower,pyramid,pyramid-touching,pile,jacks); also any built-in scene\n"
     "                   with deformable bodies (contactlab-cli list)\n"
     "  --warmup N       untimed steps before timing (default: 100, the pile and jacks 150; rings and\n"
     "                   bunnies 500, soft-cubes 20, other deformable scenes 100)\n"
@@ -86,7 +86,7 @@ struct BenchRow {
 };
 
 BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, int warmup, int steps) {
-  const Scene scene = buildBuiltinScene(benchScene.name, benchScene.params, kDefaultSeed);
+  const Scene scene = buildBuiltinScene(benchScene.scene, benchScene.params, kDefaultSeed);
   World world(scene, settings);
   for (int step = 0; step < warmup; ++step) world.step();
   DriftMeter drift(dynamicBodies(scene));
@@ -128,13 +128,13 @@ BenchRow measure(const BenchScene& benchScene, const WorldSettings& settings, in
 double stage(const BenchRow& row, Stage s) { return row.stageMs[static_cast<int>(s)]; }
 
 void printHeader() {
-  std::printf("%-8s %-8s %-7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s %8s\n", "scene", "solver", "rfactor",
+  std::printf("%-16s %-8s %-7s %5s %6s %8s %8s %8s %8s %8s %8s %8s %9s %9s %8s %8s\n", "scene", "solver", "rfactor",
               "tol", "iter<=", "bodies", "contacts", "step_ms", "coll_ms", "asm_ms", "solve_ms", "sweeps", "ns/c/swp",
               "sweep_ns", "deep_mm", "drift_mm");
 }
 
 void printRow(const BenchRow& row) {
-  std::printf("%-8s %-8s %-7s %5g %6d %8d %8.1f %8.3f %8.3f %8.3f %8.3f %8.1f %9.2f %9.2f %8.2f %8.2f\n", row.scene.c_str(),
+  std::printf("%-16s %-8s %-7s %5g %6d %8d %8.1f %8.3f %8.3f %8.3f %8.3f %8.1f %9.2f %9.2f %8.2f %8.2f\n", row.scene.c_str(),
               row.settings.solver.solver.c_str(), rFactorName(row.settings.solver.prox.rFactor), row.settings.solver.tolAbs,
               row.settings.solver.maxIterations, row.bodies, row.meanContacts, row.stepMs, stage(row, Stage::Collision),
               stage(row, Stage::Assembly), row.solverMs, row.meanIterations, row.nsPerContactSweep,
@@ -230,14 +230,13 @@ int benchCommand(Args args) {
   }
   for (const BenchScene& scene : benchScenes()) {
     if (!sceneChosen(names, scene.name)) continue;
-    checkSceneParams(scene.name, params);
+    checkSceneParams(scene.scene, params);
     rigid.push_back(scene);
     for (const auto& [key, value] : params) rigid.back().params[key] = value;
   }
   for (const std::string& name : names) {
     if (std::ranges::any_of(benchScenes(), [&](const BenchScene& s) { return s.name == name; })) continue;
-    std::string known;
-    for (const BenchScene& s : benchScenes()) known += (known.empty() ? "" : ", ") + s.name;
+    const std::string known = benchSceneNames();
     if (!findBuiltinScene(name))
       throw UsageError("--scenes: unknown scene \"" + name + "\" (benchmark scenes: " + known +
                        "; or a built-in scene with deformable bodies, see contactlab-cli list)");

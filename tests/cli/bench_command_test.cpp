@@ -152,6 +152,24 @@ TEST_F(BenchCommand, DriftIsHowFarABodyMovedOverTheTimedSteps) {
   }
 }
 
+// pyramid-touching is the pyramid with gap=0. With two rows, three boxes: the two on the ground
+// touch it with four points each and carry the top box with four points each (16 contacts); in the
+// touching pyramid the two bottom boxes also touch each other face to face, four points more.
+TEST_F(BenchCommand, TouchingPyramidIsThePyramidWhoseRowNeighboursTouch) {
+  const fs::path csv = dir_ / "pyramids.csv";
+  const test::CliResult result = test::runCli("bench --scenes pyramid,pyramid-touching --param rows=2 --warmup 1 "
+                                              "--steps 1 --csv '" + csv.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  std::vector<std::string> header;
+  const auto rows = readCsvRows(csv, &header);
+  ASSERT_EQ(rows.size(), 4u);  // two settings each
+  for (const auto& row : rows) {
+    const bool touching = row.at("scene") == "pyramid-touching";
+    EXPECT_TRUE(touching || row.at("scene") == "pyramid") << row.at("scene");
+    EXPECT_EQ(std::stod(row.at("mean_contacts")), touching ? 20.0 : 16.0) << row.at("scene");
+  }
+}
+
 TEST_F(BenchCommand, DeformableSolveFlagsReachTheSolveAndTheHeader) {
   const fs::path csv = dir_ / "capped.csv";
   const test::CliResult result = test::runCli("bench --scenes soft-cubes --deformable-solvers cr-full --deformable-max-iter 3 "
