@@ -16,24 +16,41 @@ namespace {
 //   gapChange_k(dq) == demand_k              (contacts with involved[k] only, mu free),
 // adding dq = M^-1 J_n^T mu per slot into `displacement`. Stops after `sweeps` sweeps, or once no
 // contact's gap changed by more than `tolerance` in a sweep.
+//
+// A contact whose two bodies have not moved since it was last updated is skipped: its gap change
+// is what it was then, so its update would change nothing (up to rounding). Most contacts of a
+// resting island are left alone by the correction, which moves only the bodies round its few deep
+// contacts; the sweeps after the first then visit only the contacts round those bodies.
 void solveNormalDisplacements(const ContactProblem& problem, std::span<const int> contacts,
                               const std::vector<double>& demand, const std::vector<std::uint8_t>& involved,
                               bool pushOnly, int sweeps, double tolerance, Eigen::VectorXd& mu,
                               Eigen::VectorXd& displacement) {
+  // Visits are numbered as they are made; a slot remembers the visit that last moved it (0: none)
+  // and a contact its last visit (-1: none yet, so the first sweep visits every contact).
+  std::vector<long> slotMoved(problem.numSlots, 0);
+  std::vector<long> visited(contacts.size(), -1);
+  long visit = 0;
+  const auto movedAt = [&](int slot) { return slot >= 0 ? slotMoved[slot] : 0L; };
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     double largestChange = 0.0;
-    for (const int k : contacts) {
+    for (std::size_t i = 0; i < contacts.size(); ++i) {
+      const int k = contacts[i];
       if (!involved[k]) continue;
       const ContactBlock& block = problem.blocks[k];
+      if (visited[i] >= std::max(movedAt(block.slotA), movedAt(block.slotB))) continue;
+      visited[i] = ++visit;
       const double change = jacobianTimes(block, displacement)[kNormal];
       // Local r-factor r = 1 / A_nn.
       double next = mu[k] - (change - demand[k]) / block.diagonalA[kNormal];
       if (pushOnly) next = proxNormalCone(next);
+      if (next == mu[k]) continue;
       Vec4 delta = Vec4::Zero();
       delta[kNormal] = next - mu[k];
       largestChange = std::max(largestChange, std::abs(delta[kNormal]) * block.diagonalA[kNormal]);
       addInvMassJt(problem, k, delta, displacement);
       mu[k] = next;
+      if (block.slotA >= 0) slotMoved[block.slotA] = visit;
+      if (block.slotB >= 0) slotMoved[block.slotB] = visit;
     }
     if (largestChange <= tolerance) break;
   }
