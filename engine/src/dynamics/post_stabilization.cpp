@@ -18,9 +18,8 @@ namespace {
 // contact's gap changed by more than `tolerance` in a sweep.
 //
 // A contact whose two bodies have not moved since it was last updated is skipped: its gap change
-// is what it was then, so its update would change nothing (up to rounding). Most contacts of a
-// resting island are left alone by the correction, which moves only the bodies round its few deep
-// contacts; the sweeps after the first then visit only the contacts round those bodies.
+// is what it was then, so its update would change nothing (up to rounding). The sweeps after the
+// first then visit only the contacts of bodies that the correction has moved since.
 void solveNormalDisplacements(const ContactProblem& problem, std::span<const int> contacts,
                               const std::vector<double>& demand, const std::vector<std::uint8_t>& involved,
                               bool pushOnly, int sweeps, double tolerance, Eigen::VectorXd& mu,
