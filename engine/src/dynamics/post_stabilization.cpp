@@ -20,15 +20,23 @@ namespace {
 // A contact whose two bodies have not moved since it was last updated is skipped: its gap change
 // is what it was then, so its update would change nothing (up to rounding). The sweeps after the
 // first then visit only the contacts of bodies that the correction has moved since.
+//
+// Visits are numbered as they are made, by a count that runs on over the calls sharing `clock` (the
+// islands of one correction, which share no dynamic body): a slot remembers the visit that last
+// moved it (0: none) and a contact its last visit in this call (-1: none yet, so the first sweep
+// visits every contact). One clock per correction, so that its slots are not cleared per island.
+struct VisitClock {
+  explicit VisitClock(int slots) : slotMoved(slots, 0) {}
+  std::vector<long> slotMoved;
+  long visit = 0;
+};
 void solveNormalDisplacements(const ContactProblem& problem, std::span<const int> contacts,
                               const std::vector<double>& demand, const std::vector<std::uint8_t>& involved,
-                              bool pushOnly, int sweeps, double tolerance, Eigen::VectorXd& mu,
+                              bool pushOnly, int sweeps, double tolerance, VisitClock& clock, Eigen::VectorXd& mu,
                               Eigen::VectorXd& displacement) {
-  // Visits are numbered as they are made; a slot remembers the visit that last moved it (0: none)
-  // and a contact its last visit (-1: none yet, so the first sweep visits every contact).
-  std::vector<long> slotMoved(problem.numSlots, 0);
+  std::vector<long>& slotMoved = clock.slotMoved;
+  long& visit = clock.visit;
   std::vector<long> visited(contacts.size(), -1);
-  long visit = 0;
   const auto movedAt = [&](int slot) { return slot >= 0 ? slotMoved[slot] : 0L; };
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     double largestChange = 0.0;
@@ -79,11 +87,12 @@ void stabilizePositions(const ContactProblem& problem, const std::vector<double>
   // Island by island, so that each island's correction depends on its own contacts alone; an island
   // with no contact deeper than the slop is left as it is.
   bool moved = false;
+  VisitClock clock(problem.numSlots);
   for (int island = 0; island < islands.count(); ++island) {
     const std::span<const int> contacts = islands.contacts(island);
     if (std::none_of(contacts.begin(), contacts.end(), [&](int k) { return demand[k] > 0.0; })) continue;
-    solveNormalDisplacements(problem, contacts, demand, everyContact, true, settings.sweeps, settings.tolerance, mu,
-                             displacement);
+    solveNormalDisplacements(problem, contacts, demand, everyContact, true, settings.sweeps, settings.tolerance, clock,
+                             mu, displacement);
     moved = true;
   }
   if (moved) applyDisplacement(displacement, bodyOfSlot, bodies);
@@ -105,7 +114,8 @@ void placeImpacts(const ContactProblem& problem, const std::vector<double>& clos
   std::iota(every.begin(), every.end(), 0);
   Eigen::VectorXd mu = Eigen::VectorXd::Zero(problem.numContacts());
   Eigen::VectorXd displacement = Eigen::VectorXd::Zero(6 * problem.numSlots);
-  solveNormalDisplacements(problem, every, demand, involved, false, kSweeps, 0.0, mu, displacement);
+  VisitClock clock(problem.numSlots);
+  solveNormalDisplacements(problem, every, demand, involved, false, kSweeps, 0.0, clock, mu, displacement);
   applyDisplacement(displacement, bodyOfSlot, bodies);
 }
 
