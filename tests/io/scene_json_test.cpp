@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <filesystem>
 #include <string>
 
@@ -261,6 +263,71 @@ TEST(SceneJson, EachSchemaViolationNamesItsKey) {
   for (const BadTextCase& c : cases) {
     SCOPED_TRACE(c.text);
     const std::string message = parseError(c.text);
+    EXPECT_TRUE(message.starts_with("test.json: ")) << message;
+    EXPECT_NE(message.find(c.mustMention), std::string::npos) << message;
+  }
+}
+
+TEST(SceneJson, RoundTripsAContinuationExactly) {
+  Scene scene = everyFeatureScene();
+  Continuation& c = scene.continuation;
+  c.contacts.push_back({1, 2, 0xfffffffeu, 0.1, Vec3(1.0 / 3.0, -2e-17, 5), 1e-9, Vec3(-1e-4, 0, 3e-5), Vec3(1, 2, 3)});
+  Continuation::Constraint constraint;
+  constraint.pair = {4, -1, -1, 2, -1, 7, 1, 9, -1, -1};
+  constraint.pairFeature = 3;
+  constraint.kinetic = false;
+  constraint.direction = {0.6, -0.8};
+  constraint.lambdaEstimate = 2.0 / 3.0;
+  constraint.lambdaHistory = {0.5, 0.25};
+  constraint.historyCount = 17;
+  constraint.kineticForce = {1e-300, -7.5};
+  constraint.multipliers = Vec3(0.1, 0.2, 0.3);
+  c.constraints.push_back(constraint);
+  c.rest.assign(scene.bodies.size(), {});
+  c.rest[1] = {0.37, 1};
+  const Scene copy = parseSceneJson(sceneToJson(scene), "round trip");
+  ASSERT_EQ(copy.continuation.contacts.size(), 1u);
+  const Continuation::Contact &a = copy.continuation.contacts[0], &b = c.contacts[0];
+  EXPECT_EQ(std::tie(a.bodyA, a.bodyB, a.feature, a.normal, a.torsion), std::tie(b.bodyA, b.bodyB, b.feature, b.normal, b.torsion));
+  EXPECT_EQ(a.tangential, b.tangential);
+  EXPECT_EQ(a.slip, b.slip);
+  EXPECT_EQ(a.point, b.point);
+  ASSERT_EQ(copy.continuation.constraints.size(), 1u);
+  const Continuation::Constraint& d = copy.continuation.constraints[0];
+  EXPECT_EQ(d.pair, constraint.pair);
+  EXPECT_EQ(std::tie(d.pairFeature, d.kinetic, d.direction, d.lambdaEstimate, d.lambdaHistory, d.historyCount, d.kineticForce),
+            std::tie(constraint.pairFeature, constraint.kinetic, constraint.direction, constraint.lambdaEstimate,
+                     constraint.lambdaHistory, constraint.historyCount, constraint.kineticForce));
+  EXPECT_EQ(d.multipliers, constraint.multipliers);
+  ASSERT_EQ(copy.continuation.rest.size(), scene.bodies.size());
+  EXPECT_EQ(copy.continuation.rest[1].time, 0.37);
+  EXPECT_EQ(copy.continuation.rest[1].asleepWith, 1);
+  EXPECT_EQ(sceneToJson(copy), sceneToJson(scene));
+}
+
+TEST(SceneJson, EachContinuationFaultNamesItsRow) {
+  // Body 0 is static ground, body 1 a dynamic box.
+  const std::string bodies =
+      R"({"bodies": [{"shape": "plane", "normal": [0, 0, 1], "offset": 0},
+                     {"shape": "box", "size": [1, 1, 1], "position": [0, 0, 0.5]}], "continuation": )";
+  const BadTextCase cases[] = {
+      {R"({"warm": []})", "continuation.warm: unknown key"},
+      {R"({"contacts": [[0, 1, 3]]})", "continuation.contacts[0]: expected a row of 14 numbers"},
+      {R"({"contacts": [[0, 2, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]})", "continuation.contacts[0][1]: must lie in [0, 1]"},
+      {R"({"contacts": [[0, 1, 3.5, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]})", "continuation.contacts[0][2]: expected an integer"},
+      {R"({"contacts": [[0, 1, 3, "x", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]})", "continuation.contacts[0][3]: expected a number"},
+      {R"({"constraints": [[0, 0, 0]]})", "continuation.constraints[0]: expected a row of 23 numbers"},
+      {R"({"constraints": [[0, -2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]})",
+       "continuation.constraints[0][1]: must lie in [-1, "},
+      {R"({"constraints": [[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]]})",
+       "continuation.constraints[0][11]: must lie in [0, 1]"},
+      {R"({"rest": [[0, -1]]})", "continuation.rest: has 1 rows for 2 bodies"},
+      {R"({"rest": [[0, 0], [0, -1]]})", "continuation.rest[0]: body 0 is asleep but is not a dynamic rigid body"},
+      {R"({"rest": [[0, -1], [-1e999, 1]]})", "continuation.rest[1][0]"},
+  };
+  for (const BadTextCase& c : cases) {
+    SCOPED_TRACE(c.text);
+    const std::string message = parseError(bodies + c.text + "}");
     EXPECT_TRUE(message.starts_with("test.json: ")) << message;
     EXPECT_NE(message.find(c.mustMention), std::string::npos) << message;
   }

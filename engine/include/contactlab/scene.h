@@ -1,5 +1,6 @@
 #pragma once
 // Scenes: the data a World is built from, their JSON form, and the registry of built-in scenes.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -21,11 +22,55 @@ struct FrictionDefaults {
 // kg/m^3; a body given neither density nor mass has this density.
 inline constexpr double kDefaultDensity = 1000.0;
 
+// What a running World carries from one step to the next besides its bodies' states: the solvers'
+// warm starts and the sleeping bookkeeping. World::snapshot fills it, so that a saved scene runs on
+// as the world would have run; a scene written by hand has none and starts cold. Body indices are
+// the scene's.
+struct Continuation {
+  // A rigid contact's last impulses (the next solve's warm start) and its slip since it last slid
+  // (its drift anchor, dynamics/contact_anchors.h), keyed by its bodies and feature; world frame.
+  struct Contact {
+    int bodyA = -1, bodyB = -1;
+    std::uint32_t feature = 0;
+    double normal = 0.0;
+    Vec3 tangential = Vec3::Zero();
+    double torsion = 0.0;
+    Vec3 slip = Vec3::Zero();
+    Vec3 point = Vec3::Zero();
+  };
+  // An active deformable constraint's state in the CR solve (friction mode, the kinetic force's
+  // direction and moving average of lambda, Alg. 3) and its multipliers (normal, t1, t2), keyed by
+  // the features it joins: the ten indices and the feature of DeformableContacts::Pair, in order.
+  struct Constraint {
+    std::array<int, 10> pair{};
+    std::uint32_t pairFeature = 0;
+    bool kinetic = true;
+    std::array<double, 2> direction{};
+    double lambdaEstimate = 0.0;
+    std::array<double, 2> lambdaHistory{};
+    int historyCount = 0;
+    std::array<double, 2> kineticForce{};
+    Vec3 multipliers = Vec3::Zero();
+  };
+  // A body's time below the sleeping speed, and the first body of the island it sleeps in (-1:
+  // awake). Empty, or one per body.
+  struct Rest {
+    double time = 0.0;
+    int asleepWith = -1;
+  };
+  std::vector<Contact> contacts;
+  std::vector<Constraint> constraints;
+  std::vector<Rest> rest;
+
+  bool empty() const { return contacts.empty() && constraints.empty() && rest.empty(); }
+};
+
 struct Scene {
   Vec3 gravity{0.0, 0.0, -9.81};
   double dt = 0.01;
   FrictionDefaults friction;
   std::vector<BodyDesc> bodies;
+  Continuation continuation;
 };
 
 // Any problem with a scene: the message names the file and the key, value or body at fault.

@@ -48,6 +48,7 @@ class ContactCache {
     for (const Entry& entry : entries_)
       if (keep(entry.first)) entries.push_back(entry);
   }
+  const std::vector<Entry>& entries() const { return entries_; }  // sorted by key
   // Starts a step's lookups: every entry unclaimed.
   void beginLookups() { claimed_.assign(entries_.size(), 0); }
 

@@ -255,6 +255,53 @@ void DeformableSystem::rememberForNextStep() {
   std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
 }
 
+namespace deformable_system_impl {
+
+std::array<int, 10> pairIndices(const DeformableContacts::Pair& p) {
+  return {p.surface, p.body, p.rigidVertex, p.deformable, p.rigidEdge, p.edge, p.otherDeformable, p.otherEdge, p.face,
+          p.otherBody};
+}
+
+DeformableContacts::Pair pairFromIndices(const std::array<int, 10>& i, std::uint32_t feature) {
+  return {i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8], i[9], feature};
+}
+
+}  // namespace deformable_system_impl
+
+std::vector<Continuation::Constraint> DeformableSystem::carriedConstraints() const {
+  std::vector<Continuation::Constraint> out;
+  for (const Remembered& r : remembered_) {
+    Continuation::Constraint& c = out.emplace_back();
+    c.pair = deformable_system_impl::pairIndices(r.pair);
+    c.pairFeature = r.pair.feature;
+    c.kinetic = r.state.friction == FrictionMode::Kinetic;
+    c.direction = {r.state.direction.x(), r.state.direction.y()};
+    c.lambdaEstimate = r.state.lambdaEstimate;
+    c.lambdaHistory = r.state.lambdaHistory;
+    c.historyCount = r.state.historyCount;
+    c.kineticForce = {r.state.kineticForce.x(), r.state.kineticForce.y()};
+    c.multipliers = r.multipliers;
+  }
+  return out;
+}
+
+void DeformableSystem::setCarriedConstraints(const std::vector<Continuation::Constraint>& carried) {
+  remembered_.clear();
+  for (const Continuation::Constraint& c : carried) {
+    Remembered& r = remembered_.emplace_back();
+    r.pair = deformable_system_impl::pairFromIndices(c.pair, c.pairFeature);
+    r.state.active = true;
+    r.state.friction = c.kinetic ? FrictionMode::Kinetic : FrictionMode::Static;
+    r.state.direction = Vec2(c.direction[0], c.direction[1]);
+    r.state.lambdaEstimate = c.lambdaEstimate;
+    r.state.lambdaHistory = c.lambdaHistory;
+    r.state.historyCount = c.historyCount;
+    r.state.kineticForce = Vec2(c.kineticForce[0], c.kineticForce[1]);
+    r.multipliers = c.multipliers;
+  }
+  std::sort(remembered_.begin(), remembered_.end(), [](const Remembered& a, const Remembered& b) { return a.pair < b.pair; });
+}
+
 void DeformableSystem::fitConstraintArrays() {
   const int before = static_cast<int>(states_.size()), count = problem_.numConstraints();
   states_.resize(count);

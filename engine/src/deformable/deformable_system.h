@@ -39,6 +39,10 @@ class DeformableSystem {
   // The body's description as the scene gave it with its nodes' current state (DeformableDesc's
   // nodePositions, nodeVelocities): what a saved scene holds, and runs on from.
   BodyDesc describe(int i) const;
+  // The active constraints' CR states and multipliers that the next step starts from, and setting
+  // them: a saved scene's continuation (World::snapshot). Entries of pairs no step finds are unused.
+  std::vector<Continuation::Constraint> carriedConstraints() const;
+  void setCarriedConstraints(const std::vector<Continuation::Constraint>& carried);
 
   // Throws std::invalid_argument naming the solver when there is none of that name.
   void setSettings(const DeformableSolverSettings& settings);

@@ -1,5 +1,6 @@
 #include "dynamics/body_setup.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -60,7 +61,9 @@ Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index)
   body.shape = desc.shape;
   body.motion = desc.motion;
   body.position = desc.position;
-  body.orientation = desc.orientation.normalized();
+  // A quaternion already unit to rounding (a saved state's) is kept bit for bit, so that a saved
+  // world runs on exactly as it would have; normalizing it again can change its last bits.
+  body.orientation = std::abs(desc.orientation.norm() - 1.0) > 1e-12 ? desc.orientation.normalized() : desc.orientation;
   body.velocity = desc.motion == MotionType::Static ? Vec3::Zero() : desc.velocity;
   body.angularVelocity = desc.motion == MotionType::Static ? Vec3::Zero() : desc.angularVelocity;
   body.velocitySchedule = desc.velocitySchedule;
@@ -84,7 +87,7 @@ Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index)
   return body;
 }
 
-BodyDesc describeBody(const Body& body, double now) {
+BodyDesc describeBody(const Body& body, double now, double dt) {
   BodyDesc desc;
   desc.name = body.name;
   desc.shape = body.shape;
@@ -96,8 +99,11 @@ BodyDesc describeBody(const Body& body, double now) {
   desc.density = body.sceneDensity;
   desc.mass = body.sceneMass;
   desc.material = body.sceneMaterial;
+  // A step takes the last key at or before its midpoint (setKinematicVelocities): the keys up to the
+  // last step's midpoint, now - dt/2, are behind; a later one at or before now is taken by the
+  // next step, as a key at time 0 is by the rebuilt scene's first.
   for (const VelocityKey& key : body.velocitySchedule)
-    if (key.time > now) desc.velocitySchedule.push_back({key.time - now, key.velocity});
+    if (key.time > now - 0.5 * dt) desc.velocitySchedule.push_back({std::max(key.time - now, 0.0), key.velocity});
   return desc;
 }
 

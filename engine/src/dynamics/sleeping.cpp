@@ -1,6 +1,8 @@
 #include "dynamics/sleeping.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "geometry/shape_geometry.h"
 
@@ -57,6 +59,35 @@ void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bod
       members.push_back(index);
     }
     sleepingCount_ += static_cast<int>(members.size());
+  }
+}
+
+std::vector<Continuation::Rest> SleepTracker::rest() const {
+  std::vector<Continuation::Rest> out(restTime_.size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {restTime_[i], sleepingIsland_[i]};
+  return out;
+}
+
+void SleepTracker::setRest(std::vector<Body>& bodies, const std::vector<Continuation::Rest>& rest) {
+  reset(bodies);
+  if (rest.empty()) return;
+  if (rest.size() != bodies.size())
+    throw std::invalid_argument("continuation: " + std::to_string(rest.size()) + " rest entries for " +
+                                std::to_string(bodies.size()) + " bodies");
+  for (std::size_t i = 0; i < rest.size(); ++i) {
+    restTime_[i] = rest[i].time;
+    const int first = rest[i].asleepWith;
+    if (first < 0) continue;
+    if (first >= static_cast<int>(bodies.size()) || rest[first].asleepWith != first || !bodies[i].isDynamic())
+      throw std::invalid_argument("continuation: body " + std::to_string(i) + " cannot sleep with body " +
+                                  std::to_string(first));
+    Body& body = bodies[i];
+    body.asleep = true;
+    body.velocity.setZero();
+    body.angularVelocity.setZero();
+    sleepingIsland_[i] = first;
+    islandBodies_[first].push_back(static_cast<int>(i));
+    ++sleepingCount_;
   }
 }
 

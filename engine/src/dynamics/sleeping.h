@@ -9,6 +9,7 @@
 
 #include "collision/contact_generation.h"
 #include "contactlab/body.h"
+#include "contactlab/scene.h"
 #include "dynamics/islands.h"
 
 namespace contactlab {
@@ -33,6 +34,11 @@ class SleepTracker {
   // Wakes the island `body` sleeps in (nothing if it is awake); returns whether it woke any body.
   bool wake(std::vector<Body>& bodies, int body);
   bool anyAsleep() const { return sleepingCount_ > 0; }
+  // Per body: its rest timer and the first body of the island it sleeps in (-1 awake); setting them
+  // puts those bodies to sleep (a saved scene's continuation). `rest` is empty (all awake, timers at
+  // zero) or one per body.
+  std::vector<Continuation::Rest> rest() const;
+  void setRest(std::vector<Body>& bodies, const std::vector<Continuation::Rest>& rest);
 
  private:
   std::vector<double> restTime_;    // per body: how long it has moved slower than the threshold

@@ -81,6 +81,8 @@ struct World::Impl {
   void report();
   const std::vector<ContactReport>& contactReports();
   void checkFinite() const;
+  void continueFrom(const Continuation& continuation);
+  Continuation continuation() const;
 };
 
 World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::make_unique<Impl>()) {
@@ -105,7 +107,36 @@ World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::mak
   setSettings(settings);
   impl_->deformables.setObstacles(impl_->bodies, settings.kdop);
   impl_->deformables.summarize(impl_->bodies);
+  impl_->continueFrom(scene.continuation);
   impl_->report();
+}
+
+// A saved scene's warm starts, drift anchors and sleeping islands, as snapshot() took them: the
+// next step starts from them as it would have in the world that was saved.
+void World::Impl::continueFrom(const Continuation& continuation) {
+  const int count = static_cast<int>(bodies.size());
+  for (const Continuation::Contact& c : continuation.contacts)
+    if (c.bodyA < 0 || c.bodyA >= count || c.bodyB < 0 || c.bodyB >= count)
+      throw std::invalid_argument("continuation: a contact between bodies " + std::to_string(c.bodyA) + " and " +
+                                  std::to_string(c.bodyB) + " of " + std::to_string(count));
+  cacheEntries.clear();
+  for (const Continuation::Contact& c : continuation.contacts)
+    cacheEntries.push_back({{c.bodyA, c.bodyB, c.feature}, {c.normal, c.tangential, c.torsion, c.slip, c.point}});
+  warmStartCache.store(cacheEntries);
+  deformables.setCarriedConstraints(continuation.constraints);
+  if (settings.sleep) sleep.setRest(bodies, continuation.rest);
+}
+
+Continuation World::Impl::continuation() const {
+  Continuation out;
+  for (const ContactCache::Entry& entry : warmStartCache.entries()) {
+    const auto& [key, cached] = entry;
+    out.contacts.push_back(
+        {key.bodyA, key.bodyB, key.feature, cached.normal, cached.tangential, cached.torsion, cached.slip, cached.point});
+  }
+  out.constraints = deformables.carriedConstraints();
+  if (settings.sleep) out.rest = sleep.rest();
+  return out;
 }
 
 World::~World() = default;
@@ -502,11 +533,12 @@ Scene World::snapshot() const {
       scene.bodies.push_back(std::move(desc));
       continue;
     }
-    BodyDesc desc = describeBody(body, impl_->time);
+    BodyDesc desc = describeBody(body, impl_->time, impl_->dt);
     // Resolved materials, so the snapshot does not depend on the scene defaults it is loaded with.
     desc.material = {body.mu, body.muTorsion, body.restitution};
     scene.bodies.push_back(std::move(desc));
   }
+  scene.continuation = impl_->continuation();
   return scene;
 }
 

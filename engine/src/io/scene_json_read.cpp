@@ -454,11 +454,92 @@ BodyDesc readBody(const json& value, const std::string& path, const std::string&
   failAt(source, path + ".shape", "unknown shape \"" + shapeName + "\" (expected box, sphere, capsule, mesh or plane)");
 }
 
+// An integer in [lowest, highest].
+long long integerAt(const json& value, const std::string& path, const std::string& source, long long lowest,
+                    long long highest) {
+  if (!value.is_number_integer())
+    failAt(source, path, "expected an integer, got " + describe(value));
+  const long long v = value.is_number_unsigned()
+                          ? static_cast<long long>(std::min<unsigned long long>(value.get<unsigned long long>(), 1ULL << 62))
+                          : value.get<long long>();
+  if (v < lowest || v > highest)
+    failAt(source, path, "must lie in [" + std::to_string(lowest) + ", " + std::to_string(highest) + "], got " +
+                             value.dump());
+  return v;
+}
+
+// "continuation" (World::snapshot writes it; docs/pipeline.md): one row of numbers each,
+//   contacts:    [body a, body b, feature, normal, tangential x y z, torsion, slip x y z, point x y z]
+//   constraints: [10 pair indices, pair feature, kinetic 0|1, direction x y, lambda estimate,
+//                 lambda history 0 1, history count, kinetic force x y, multipliers n t1 t2]
+//   rest:        [time, asleep with] per body (asleep with: the first body of its sleeping island, -1 awake)
+Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDesc>& bodies, const std::string& source) {
+  const ObjectReader object(top.raw("continuation"), "continuation", source, {"contacts", "constraints", "rest"});
+  const long long lastBody = static_cast<long long>(bodies.size()) - 1;
+  constexpr long long kLargestFeature = 0xffffffffLL;
+  const auto rows = [&](const char* key, std::size_t length, auto&& readRow) {
+    if (!object.has(key)) return;
+    const json& list = object.array(key);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string path = object.keyPath(key) + "[" + std::to_string(i) + "]";
+      if (!list[i].is_array() || list[i].size() != length)
+        failAt(source, path, "expected a row of " + std::to_string(length) + " numbers, got " + describe(list[i]));
+      const auto number = [&](std::size_t j) { return object.numberAt(list[i][j], path + "[" + std::to_string(j) + "]"); };
+      const auto integer = [&](std::size_t j, long long lowest, long long highest) {
+        return integerAt(list[i][j], path + "[" + std::to_string(j) + "]", source, lowest, highest);
+      };
+      readRow(number, integer);
+    }
+  };
+  Continuation out;
+  rows("contacts", 14, [&](auto&& number, auto&& integer) {
+    Continuation::Contact& c = out.contacts.emplace_back();
+    c.bodyA = static_cast<int>(integer(0, 0, lastBody));
+    c.bodyB = static_cast<int>(integer(1, 0, lastBody));
+    c.feature = static_cast<std::uint32_t>(integer(2, 0, kLargestFeature));
+    c.normal = number(3);
+    c.tangential = Vec3(number(4), number(5), number(6));
+    c.torsion = number(7);
+    c.slip = Vec3(number(8), number(9), number(10));
+    c.point = Vec3(number(11), number(12), number(13));
+  });
+  rows("constraints", 23, [&](auto&& number, auto&& integer) {
+    Continuation::Constraint& c = out.constraints.emplace_back();
+    for (std::size_t j = 0; j < c.pair.size(); ++j) c.pair[j] = static_cast<int>(integer(j, -1, 1LL << 31));
+    c.pairFeature = static_cast<std::uint32_t>(integer(10, 0, kLargestFeature));
+    c.kinetic = integer(11, 0, 1) == 1;
+    c.direction = {number(12), number(13)};
+    c.lambdaEstimate = number(14);
+    c.lambdaHistory = {number(15), number(16)};
+    c.historyCount = static_cast<int>(integer(17, 0, 1LL << 30));
+    c.kineticForce = {number(18), number(19)};
+    c.multipliers = Vec3(number(20), number(21), number(22));
+  });
+  rows("rest", 2, [&](auto&& number, auto&& integer) {
+    Continuation::Rest& r = out.rest.emplace_back();
+    r.time = number(0);
+    r.asleepWith = static_cast<int>(integer(1, -1, lastBody));
+  });
+  if (!out.rest.empty() && out.rest.size() != bodies.size())
+    object.fail(object.keyPath("rest"), "has " + std::to_string(out.rest.size()) + " rows for " +
+                                            std::to_string(bodies.size()) + " bodies");
+  for (std::size_t i = 0; i < out.rest.size(); ++i) {
+    const int with = out.rest[i].asleepWith;
+    if (with < 0) continue;
+    const std::string path = object.keyPath("rest") + "[" + std::to_string(i) + "]";
+    if (bodies[i].motion != MotionType::Dynamic || bodies[i].deformable)
+      failAt(source, path, "body " + std::to_string(i) + " is asleep but is not a dynamic rigid body");
+    if (out.rest[with].asleepWith != with)
+      failAt(source, path, "asleep with body " + std::to_string(with) + ", which is not the first of its own island");
+  }
+  return out;
+}
+
 }  // namespace
 
 Scene parseSceneJson(const std::string& text, const std::string& source) {
   const json document = parseJsonDocument(text, source);
-  const ObjectReader top(document, "", source, {"gravity", "dt", "friction", "bodies"});
+  const ObjectReader top(document, "", source, {"gravity", "dt", "friction", "bodies", "continuation"});
   Scene scene;
   scene.gravity = top.vec3("gravity", scene.gravity);
   if (top.has("dt")) scene.dt = top.positive("dt");
@@ -469,6 +550,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source) {
   const json& bodies = top.array("bodies");
   for (std::size_t i = 0; i < bodies.size(); ++i)
     scene.bodies.push_back(readBody(bodies[i], "bodies[" + std::to_string(i) + "]", source));
+  if (top.has("continuation")) scene.continuation = readContinuation(top, scene.bodies, source);
   return scene;
 }
 

@@ -94,6 +94,37 @@ json bodyToJson(const BodyDesc& desc) {
   return body;
 }
 
+// A list with one element per line, indented under a key at `indent` spaces.
+std::string linePerElement(const std::vector<json>& elements, const std::string& indent) {
+  if (elements.empty()) return "[]";
+  std::string out = "[";
+  for (std::size_t i = 0; i < elements.size(); ++i) out += (i == 0 ? "\n" : ",\n") + indent + "  " + elements[i].dump();
+  return out + "\n" + indent + "]";
+}
+
+// One row of numbers per contact, constraint and body, in the order parseSceneJson documents.
+std::string continuationToJson(const Continuation& continuation) {
+  std::vector<json> contacts;
+  for (const Continuation::Contact& c : continuation.contacts)
+    contacts.push_back({c.bodyA, c.bodyB, c.feature, c.normal, c.tangential.x(), c.tangential.y(), c.tangential.z(),
+                        c.torsion, c.slip.x(), c.slip.y(), c.slip.z(), c.point.x(), c.point.y(), c.point.z()});
+  std::vector<json> constraints;
+  for (const Continuation::Constraint& c : continuation.constraints) {
+    json row = json::array();
+    for (const int id : c.pair) row.push_back(id);
+    for (const json& value : {json(c.pairFeature), json(c.kinetic ? 1 : 0), json(c.direction[0]), json(c.direction[1]),
+                              json(c.lambdaEstimate), json(c.lambdaHistory[0]), json(c.lambdaHistory[1]),
+                              json(c.historyCount), json(c.kineticForce[0]), json(c.kineticForce[1]),
+                              json(c.multipliers.x()), json(c.multipliers.y()), json(c.multipliers.z())})
+      row.push_back(value);
+    constraints.push_back(std::move(row));
+  }
+  std::vector<json> rest;
+  for (const Continuation::Rest& r : continuation.rest) rest.push_back({r.time, r.asleepWith});
+  return "{\n    \"contacts\": " + linePerElement(contacts, "    ") + ",\n    \"constraints\": " +
+         linePerElement(constraints, "    ") + ",\n    \"rest\": " + linePerElement(rest, "    ") + "\n  }";
+}
+
 }  // namespace
 
 std::string sceneToJson(const Scene& scene) {
@@ -106,7 +137,9 @@ std::string sceneToJson(const Scene& scene) {
                     ",\n  \"friction\": " + friction.dump() + ",\n  \"bodies\": [";
   for (std::size_t i = 0; i < scene.bodies.size(); ++i)
     out += (i == 0 ? "\n    " : ",\n    ") + bodyToJson(scene.bodies[i]).dump();
-  out += scene.bodies.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  out += scene.bodies.empty() ? "]" : "\n  ]";
+  if (!scene.continuation.empty()) out += ",\n  \"continuation\": " + continuationToJson(scene.continuation);
+  out += "\n}\n";
   return out;
 }
 
