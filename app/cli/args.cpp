@@ -48,7 +48,11 @@ bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_vi
   else if (flag == kDeformableSolveFlags[1].name) settings.absoluteTolerance = positiveNumber(flag, value);
   else if (flag == kDeformableSolveFlags[2].name) settings.maxIterations = wholeNumber(flag, value, 1);
   else if (flag == kDeformableSolveFlags[3].name) settings.stallIterations = wholeNumber(flag, value, 0);
-  else return false;
+  else if (flag == kDeformableSolveFlags[4].name) {
+    if (value == deformableFrictionName(DeformableFriction::Cone)) settings.friction = DeformableFriction::Cone;
+    else if (value == deformableFrictionName(DeformableFriction::Pyramid)) settings.friction = DeformableFriction::Pyramid;
+    else reject(flag, inQuotes(value) + " is not a friction set (cone or pyramid)");
+  } else return false;
   return true;
 }
 
@@ -138,6 +142,7 @@ const Flag kRunFlags[] = {
     {kDeformableSolveFlags[1].name, kDeformableSolveFlags[1].valueName, kDeformableSolveFlags[1].help, setDeformableSolve},
     {kDeformableSolveFlags[2].name, kDeformableSolveFlags[2].valueName, kDeformableSolveFlags[2].help, setDeformableSolve},
     {kDeformableSolveFlags[3].name, kDeformableSolveFlags[3].valueName, kDeformableSolveFlags[3].help, setDeformableSolve},
+    {kDeformableSolveFlags[4].name, kDeformableSolveFlags[4].valueName, kDeformableSolveFlags[4].help, setDeformableSolve},
     {"--rfactor", "global|local|blocked", "r-factor strategy, PROX paper sec. 4.2 (default global)",
      [](RunOptions& o, std::string_view f, std::string_view v) {
        if (!parseRFactor(v, o.world.solver.prox.rFactor)) reject(f, "expected global, local or blocked, got " + inQuotes(v));

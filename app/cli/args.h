@@ -53,7 +53,8 @@ std::string outputPath(std::string_view flag, std::string_view text);
 std::string solverName(std::string_view flag, std::string_view text);
 
 // The deformable CR solve's flags, which `run` and `bench` share: --deformable-tol-rel (epsilon_1),
-// --deformable-tol-abs (epsilon_2, metres), --deformable-max-iter and --deformable-stall. Sets
+// --deformable-tol-abs (epsilon_2, metres), --deformable-max-iter, --deformable-stall and
+// --deformable-friction. Sets
 // `settings` from `flag` and returns true when it is one of them; false for any other flag.
 bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_view flag, std::string_view value);
 struct FlagHelp {
@@ -68,6 +69,8 @@ inline constexpr FlagHelp kDeformableSolveFlags[] = {
      "deformable CR solve: most iterations per step; a capped solve keeps its best iterate (default 20000)"},
     {"--deformable-stall", "K",
      "deformable CR solve: stop, keeping the best iterate, when K iterations bring the least error down by less than 1 %; 0 never (default 2000)"},
+    {"--deformable-friction", "cone|pyramid",
+     "deformable CR solve: the Coulomb cone, or each tangent row on its own as the paper's CR (Diag) (default cone)"},
 };
 
 // nullopt when --help was asked for (the help has then been printed).

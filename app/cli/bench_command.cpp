@@ -60,9 +60,10 @@ constexpr const char* kBenchHelp =
     "                   soft-cubes 40, other deformable scenes 200)\n"
     "  --deformable-solvers a,b\n"
     "                   deformable solvers to run each deformable scene with (default: cr-full,cr-diag)\n"
-    "  --deformable-tol-rel X, --deformable-tol-abs M, --deformable-max-iter K, --deformable-stall K\n"
-    "                   the CR solve's epsilon_1, epsilon_2 (metres), iteration cap and stall window,\n"
-    "                   as for run\n"
+    "  --deformable-tol-rel X, --deformable-tol-abs M, --deformable-max-iter K, --deformable-stall K,\n"
+    "  --deformable-friction cone|pyramid\n"
+    "                   the CR solve's epsilon_1, epsilon_2 (metres), iteration cap, stall window and\n"
+    "                   friction set, as for run\n"
     "  --param KEY=VALUE  set a parameter of every chosen scene, e.g. count=10; repeatable\n"
     "  --csv FILE       also write the table as CSV (with rigid and deformable scenes both chosen, the\n"
     "                   deformable table goes to FILE with -deformable before its extension)\n"
@@ -203,7 +204,8 @@ int benchCommand(Args args) {
   const std::optional<BenchOptions> options = parseBenchFlags(
       args, "bench", kBenchHelp,
       {"--threads", "--sleep", "--scenes", "--deformable-solvers", "--param", kDeformableSolveFlags[0].name,
-       kDeformableSolveFlags[1].name, kDeformableSolveFlags[2].name, kDeformableSolveFlags[3].name},
+       kDeformableSolveFlags[1].name, kDeformableSolveFlags[2].name, kDeformableSolveFlags[3].name,
+       kDeformableSolveFlags[4].name},
       [&](std::string_view flag, std::string_view value) {
         if (applyDeformableSolveFlag(deformableSettings, flag, value)) return;
         if (flag == "--sleep") sleep = onOff(flag, value);

@@ -311,6 +311,15 @@ void Application::drawSolverPanel() {
       ImGui::EndCombo();
     }
     helpMarker("Solver of the deformable bodies' contact problem (conjugate residuals), and its preconditioner.");
+    int frictionChoice = d.friction == DeformableFriction::Pyramid ? 1 : 0;
+    static const char* kFrictionLabels[] = {deformableFrictionName(DeformableFriction::Cone),
+                                            deformableFrictionName(DeformableFriction::Pyramid)};
+    if (ImGui::Combo("CR friction", &frictionChoice, kFrictionLabels, 2)) {
+      d.friction = frictionChoice == 1 ? DeformableFriction::Pyramid : DeformableFriction::Cone;
+      changed = true;
+    }
+    helpMarker("Friction of the deformable contacts: the Coulomb cone, or a pyramid whose two tangent rows each "
+               "stick or slide on their own (the paper's CR (Diag) comparison).");
     // Edited in place and applied once the value is in range: a half-typed zero must not reach the world.
     double relative = d.relativeTolerance, absolute = d.absoluteTolerance;
     if (ImGui::InputDouble("CR eps1", &relative, 0.0, 0.0, "%.1e") && relative > 0.0) {

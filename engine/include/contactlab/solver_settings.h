@@ -86,10 +86,17 @@ struct SolverSettings {
 // row "solve defaults".
 SolverSettings problemFileSolveDefaults();
 
+// The deformable constraints' friction set: the Coulomb cone of sec. 3.2 (the kinetic force along a
+// direction realigned to the sliding, Alg. 3), or a pyramid, each tangent row on its own between
+// -mu lambda and mu lambda, as the paper's CR (Diag) of Fig. 11 and Table 1 has it.
+enum class DeformableFriction { Cone, Pyramid };
+const char* deformableFrictionName(DeformableFriction friction);  // "cone", "pyramid"
+
 // The deformable problem's solve (conjugate-residual-deformable-contact.txt, Alg. 1-3): "cr-full" or
 // "cr-diag", the preconditioner of sec. 3.4. Tolerances are the paper's.
 struct DeformableSolverSettings {
   std::string solver = "cr-full";
+  DeformableFriction friction = DeformableFriction::Cone;
   double relativeTolerance = 5e-5;  // epsilon_1: ||r|| below this times ||b - A v|| at the start (Alg. 1, line 22)
   double absoluteTolerance = 5e-6;  // epsilon_2 (metres): largest active constraint error, and smallest state change kept
   int maxIterations = 20000;        // CR iterations per step, re-linearizations included

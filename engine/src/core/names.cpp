@@ -55,6 +55,14 @@ bool parseRFactor(std::string_view text, RFactorStrategy& out) {
   return false;
 }
 
+const char* deformableFrictionName(DeformableFriction friction) {
+  switch (friction) {
+    case DeformableFriction::Cone: return "cone";
+    case DeformableFriction::Pyramid: return "pyramid";
+  }
+  return "unknown";
+}
+
 const char* contactStateName(ContactState s) {
   switch (s) {
     case ContactState::Separating: return "separating";

@@ -30,7 +30,8 @@ Vec2 unitOrZero(const Vec2& x) {
 // by more than epsilon_theta.
 void updateKineticFriction(double mu, double lambda, const Vec2& sliding, const CrStateSettings& settings,
                            CrConstraintState& state) {
-  if (std::abs(state.kineticForce.norm() - mu * std::max(lambda, 0.0)) > 0.0) {
+  const double forceSize = settings.pyramid ? mu * state.lambdaEstimate : state.kineticForce.norm();
+  if (std::abs(forceSize - mu * std::max(lambda, 0.0)) > 0.0) {
     state.lambdaHistory[state.historyCount % 2] = std::max(lambda, 0.0);
     ++state.historyCount;
     const int n = std::min(state.historyCount, 2);
@@ -39,9 +40,9 @@ void updateKineticFriction(double mu, double lambda, const Vec2& sliding, const 
   }
   // Below the solver's tolerance the sliding direction is noise (the red area of the paper's Fig. 4):
   // realigned to it, a nearly stuck contact's force turns back and forth from one evaluation to the
-  // next and the solve never settles.
+  // next and the solve never settles. The pyramid's directions are its rows' signs: never realigned.
   const Vec2 against = sliding.norm() > settings.changeTolerance ? unitOrZero(-sliding) : Vec2::Zero();
-  if (!against.isZero()) {
+  if (!settings.pyramid && !against.isZero()) {
     if (state.direction.isZero()) {
       state.direction = against;
     } else {
@@ -61,6 +62,52 @@ void updateKineticFriction(double mu, double lambda, const Vec2& sliding, const 
     }
   }
   state.kineticForce = mu * state.lambdaEstimate * state.direction;
+}
+
+// The pyramid's row signs for a constraint that starts to slide: against each row's sliding where
+// that exceeds the tolerance, else the row sticks (0).
+Vec2 pyramidSigns(const Vec2& sliding, double tolerance) {
+  Vec2 signs = Vec2::Zero();
+  for (int a = 0; a < 2; ++a)
+    if (std::abs(sliding[a]) > tolerance) signs[a] = sliding[a] > 0.0 ? -1.0 : 1.0;
+  return signs;
+}
+
+// Lines 12-17 row by row for the pyramid: a sticking row whose multiplier leaves [-mu lambda,
+// mu lambda] while sliding goes on against it slides with the force's sign; a sliding row whose
+// kinetic force has turned its sliding round sticks, starting from that force. Each switch is
+// deferred alone while its effect (as the cone's) is below the tolerance. Returns the largest kept
+// effect, 0 when no row switched.
+double switchPyramidRows(double mu, double lambda, const Vec2& sliding, const Vec2& gamma, const Vec3& compliant,
+                         double tolerance, const CrConstraintState& state, CrConstraintState& next,
+                         Vec3& nextMultipliers) {
+  double effect = 0.0;
+  for (int a = 0; a < 2; ++a) {
+    const double sign = state.direction[a];
+    if (sign == 0.0) {
+      const double excess = compliant[1 + a] * (std::abs(gamma[a]) - mu * std::max(lambda, 0.0));
+      if (std::abs(gamma[a]) > mu * lambda && sliding[a] * gamma[a] < 0.0 && excess > tolerance) {
+        if (next.friction == FrictionMode::Static) {  // the first row to slide starts lambda~ at lambda
+          next.lambdaEstimate = std::max(lambda, 0.0);
+          next.lambdaHistory = {next.lambdaEstimate, next.lambdaEstimate};
+          next.historyCount = 1;
+        }
+        next.direction[a] = gamma[a] > 0.0 ? 1.0 : -1.0;
+        next.friction = FrictionMode::Kinetic;
+        nextMultipliers[1 + a] = 0.0;
+        effect = std::max(effect, excess);
+      }
+    } else if (sliding[a] * sign > tolerance) {
+      next.direction[a] = 0.0;
+      nextMultipliers[1 + a] = state.kineticForce[a];
+      effect = std::max(effect, sliding[a] * sign);
+    }
+  }
+  if (next.direction.isZero()) {
+    next.friction = FrictionMode::Static;
+    next.kineticForce.setZero();
+  }
+  return effect;
 }
 
 }  // namespace
@@ -108,10 +155,15 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
       next = CrConstraintState{};
       next.active = true;
       next.friction = FrictionMode::Kinetic;
-      next.direction = unitOrZero(-sliding);
+      next.direction = settings.pyramid ? pyramidSigns(sliding, settings.changeTolerance) : unitOrZero(-sliding);
+      if (settings.pyramid && next.direction.isZero()) next.friction = FrictionMode::Static;
       effect = -slack;
     }
-    if (next.active && state.active && c.mu > 0.0) {
+    if (settings.pyramid) {
+      if (next.active && state.active && c.mu > 0.0)
+        effect = switchPyramidRows(c.mu, lambda, sliding, gamma, compliant, settings.changeTolerance, state, next,
+                                   nextMultipliers);
+    } else if (next.active && state.active && c.mu > 0.0) {
       if (state.friction == FrictionMode::Static) {
         // Lines 12-14: more friction than the cone allows, and sliding goes on against it.
         if (gamma.norm() > c.mu * lambda && sliding.dot(gamma) < 0.0) {
@@ -132,12 +184,14 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
         effect = sliding.dot(state.direction);
       }
     }
-    const bool switched = next.active != state.active || next.friction != state.friction;
-    if (switched && effect <= settings.changeTolerance) {  // deferred
+    const auto modeChanged = [&](const CrConstraintState& a, const CrConstraintState& b) {
+      return a.active != b.active || a.friction != b.friction || (settings.pyramid && a.direction != b.direction);
+    };
+    if (modeChanged(next, state) && effect <= settings.changeTolerance) {  // deferred
       next = state;
       nextMultipliers = Vec3(lambda, gamma.x(), gamma.y());
     }
-    const bool switching = next.active != state.active || next.friction != state.friction;
+    const bool switching = modeChanged(next, state);
     if (next.active && c.mu > 0.0 && next.friction == FrictionMode::Kinetic)
       updateKineticFriction(c.mu, lambda, sliding, settings, next);
     // Line 19 for a kinetic force's update alone: deferred when it moves the rows by less than

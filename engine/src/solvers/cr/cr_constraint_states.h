@@ -45,12 +45,20 @@ struct CrStateSettings {
   // this (>= changeTolerance), or, with smallForceUpdates, when it changes the force itself enough.
   double forceUpdateTolerance = 5e-6;
   bool smallForceUpdates = true;
+  // The friction pyramid (DeformableFriction::Pyramid): each tangent row sticks or slides on its own.
+  // A constraint's state then reads: direction[a] the sign of row a's kinetic force (+1 or -1), 0
+  // while that row sticks; friction Kinetic when either row slides. kineticForce = mu lambda~
+  // direction, a corner or an edge of the pyramid, and delta is never realigned.
+  bool pyramid = false;
 };
 
 // Whether row r (0 normal, 1-2 friction) of a constraint in state `state` takes part in B: the normal
-// row when active, the friction rows when active, sticking, and mu > 0.
-inline bool rowInSystem(const CrConstraintState& state, double mu, int r) {
-  return state.active && (r == 0 || (state.friction == FrictionMode::Static && mu > 0.0));
+// row when active, a friction row when active, sticking, and mu > 0 (with the pyramid, row by row).
+inline bool rowInSystem(const CrConstraintState& state, double mu, int r, bool pyramid) {
+  if (!state.active) return false;
+  if (r == 0) return true;
+  if (!(mu > 0.0)) return false;
+  return state.friction == FrictionMode::Static || (pyramid && state.direction[r - 1] == 0.0);
 }
 
 // Alg. 2 for every constraint: `rows` holds (g_k, s_k) per constraint (3 entries each), `multipliers`

@@ -50,12 +50,12 @@ struct CrSolver::Iterate {
     }
   }
 
-  void setupRows(const std::vector<CrConstraintState>& states, CrPreconditioner kind) {
+  void setupRows(const std::vector<CrConstraintState>& states, CrPreconditioner kind, bool pyramid) {
     rowActive.assign(3 * m(), 0);
     inSystem.clear();
     for (int k = 0; k < m(); ++k) {
       for (int r = 0; r < 3; ++r)
-        rowActive[3 * k + r] = !isRetired(problem.constraints[k]) && rowInSystem(states[k], problem.constraints[k].mu, r);
+        rowActive[3 * k + r] = !isRetired(problem.constraints[k]) && rowInSystem(states[k], problem.constraints[k].mu, r, pyramid);
       if (rowActive[3 * k]) inSystem.push_back(k);
     }
     preconditioner.setup(problem, inverseDiagonalA, compliance, rowActive, kind);
@@ -137,6 +137,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
                                 " entries for " + std::to_string(problem.numNodes()) + " nodes");
   CrStateSettings stateSettings;
   stateSettings.changeTolerance = settings.absoluteTolerance;
+  stateSettings.pyramid = settings.friction == DeformableFriction::Pyramid;
   const double epsilon1 = settings.relativeTolerance, epsilon2 = settings.absoluteTolerance;
 
   Iterate it(problem, pool);
@@ -229,7 +230,7 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     return changes;
   };
   const auto restart = [&]() {
-    it.setupRows(states_, preconditionerKind_);
+    it.setupRows(states_, preconditionerKind_, stateSettings.pyramid);
     it.restart(states_);
     residualStale = false;
     ++report.residualRestarts;
@@ -357,8 +358,10 @@ Eigen::VectorXd crConstraintForces(const std::vector<CrConstraintState>& states,
   Eigen::VectorXd forces = multipliers;
   for (std::size_t k = 0; k < states.size(); ++k) {
     const CrConstraintState& s = states[k];
+    // A sliding row's multiplier is zero (it leaves B when it starts to slide), so its force is the
+    // kinetic force alone; with the pyramid a sticking row beside it keeps its multiplier.
     if (!s.active) forces.segment<3>(3 * k).setZero();
-    else if (s.friction == FrictionMode::Kinetic) forces.segment<2>(3 * k + 1) = s.kineticForce;
+    else if (s.friction == FrictionMode::Kinetic) forces.segment<2>(3 * k + 1) += s.kineticForce;
   }
   return forces;
 }
