@@ -171,42 +171,41 @@ TEST_P(CrSolverBothPreconditioners, SlowNodeSticks) {
 }
 
 // The friction pyramid (DeformableFriction::Pyramid, the paper's CR (Diag)): each tangent row of the
-// contact frame holds its own Coulomb law, |gamma_a| <= mu lambda.
-DeformableSolveReport solveWithPyramid(CrSolver& solver, DeformableProblem& problem, Eigen::VectorXd& v) {
+// contact frame holds its own Coulomb law, |gamma_a| <= mu lambda. A node of mass 2 kg on a plane
+// (mu 0.5, dt 0.01 s) moving at u1, u2 along the frame's tangents; returns the velocity's (normal,
+// t1, t2) components after the pyramid's solve.
+constexpr double kPyramidMass = 2.0, kPyramidMu = 0.5, kPyramidDt = 0.01, kG = 9.81;
+Vec3 pyramidSolve(CrSolver& solver, double u1, double u2) {
+  DeformableProblem problem = nodeOnPlane(kPyramidMass, 0.0, kPyramidMu, kPyramidDt);
+  const Mat3 frame = problem.constraints[0].frame;
+  problem.b.head<3>() += kPyramidMass * (u1 * frame.col(1) + u2 * frame.col(2));
+  Eigen::VectorXd v = u1 * frame.col(1) + u2 * frame.col(2);
   DeformableSolverSettings settings;
   settings.friction = DeformableFriction::Pyramid;
-  return solver.solve(problem, settings, nullptr, v);
+  EXPECT_TRUE(solver.solve(problem, settings, nullptr, v).converged());
+  return frame.transpose() * Vec3(v.head<3>());
 }
 
 // Sliding along both rows, each loses mu g dt of its own speed: the node slows by mu g dt sqrt 2,
 // not along its sliding (the pyramid's corner), where the cone takes mu g dt along it.
 TEST_P(CrSolverBothPreconditioners, PyramidSlowsEachSlidingRowByMuGDt) {
-  const double mass = 2.0, mu = 0.5, dt = 0.01, g = 9.81, u1 = 1.0, u2 = 0.4;
-  DeformableProblem problem = nodeOnPlane(mass, 0.0, mu, dt);
-  const Mat3 frame = problem.constraints[0].frame;
-  problem.b.head<3>() += mass * (u1 * frame.col(1) + u2 * frame.col(2));
-  Eigen::VectorXd v = u1 * frame.col(1) + u2 * frame.col(2);
   CrSolver solver = *makeDeformableSolver(GetParam());
-  EXPECT_TRUE(solveWithPyramid(solver, problem, v).converged());
-  EXPECT_NEAR(frame.col(0).dot(v.head<3>()), 0.0, 1e-6);
-  EXPECT_NEAR(frame.col(1).dot(v.head<3>()), u1 - mu * g * dt, 1e-4);
-  EXPECT_NEAR(frame.col(2).dot(v.head<3>()), u2 - mu * g * dt, 1e-4);
+  const Vec3 v = pyramidSolve(solver, 1.0, 0.4);
+  EXPECT_NEAR(v[0], 0.0, 1e-6);
+  EXPECT_NEAR(v[1], 1.0 - kPyramidMu * kG * kPyramidDt, 1e-4);
+  EXPECT_NEAR(v[2], 0.4 - kPyramidMu * kG * kPyramidDt, 1e-4);
   EXPECT_EQ(solver.states()[0].friction, FrictionMode::Kinetic);
 }
 
 // A fast row slides while a slow one sticks: the sticking row's force m u2 / dt stays inside its own
 // bound mu m g whatever the other row takes.
 TEST_P(CrSolverBothPreconditioners, PyramidSticksTheSlowRowAndSlidesTheFastOne) {
-  const double mass = 2.0, mu = 0.5, dt = 0.01, g = 9.81, u1 = 1.0, u2 = 0.02;
-  DeformableProblem problem = nodeOnPlane(mass, 0.0, mu, dt);
-  const Mat3 frame = problem.constraints[0].frame;
-  problem.b.head<3>() += mass * (u1 * frame.col(1) + u2 * frame.col(2));
-  Eigen::VectorXd v = u1 * frame.col(1) + u2 * frame.col(2);
   CrSolver solver = *makeDeformableSolver(GetParam());
-  EXPECT_TRUE(solveWithPyramid(solver, problem, v).converged());
-  EXPECT_NEAR(frame.col(1).dot(v.head<3>()), u1 - mu * g * dt, 1e-4);
-  EXPECT_NEAR(frame.col(2).dot(v.head<3>()), 0.0, 1e-5);
-  EXPECT_NEAR(solver.constraintForces()[2], -mass * u2 / dt, 1e-3 * mass * u2 / dt);
+  const double u2 = 0.02;
+  const Vec3 v = pyramidSolve(solver, 1.0, u2);
+  EXPECT_NEAR(v[1], 1.0 - kPyramidMu * kG * kPyramidDt, 1e-4);
+  EXPECT_NEAR(v[2], 0.0, 1e-5);
+  EXPECT_NEAR(solver.constraintForces()[2], -kPyramidMass * u2 / kPyramidDt, 1e-3 * kPyramidMass * u2 / kPyramidDt);
 }
 
 // Adds, once, a constraint for a node that the velocity would carry below z = 0 (a floor), as the
