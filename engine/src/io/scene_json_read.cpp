@@ -5,6 +5,7 @@
 #include <fstream>
 #include <set>
 #include <iterator>
+#include <limits>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -505,7 +506,8 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
   });
   rows("constraints", 23, [&](auto&& number, auto&& integer) {
     Continuation::Constraint& c = out.constraints.emplace_back();
-    for (std::size_t j = 0; j < c.pair.size(); ++j) c.pair[j] = static_cast<int>(integer(j, -1, 1LL << 31));
+    for (std::size_t j = 0; j < c.pair.size(); ++j)
+      c.pair[j] = static_cast<int>(integer(j, -1, std::numeric_limits<int>::max()));
     c.pairFeature = static_cast<std::uint32_t>(integer(10, 0, kLargestFeature));
     c.kinetic = integer(11, 0, 1) == 1;
     c.direction = {number(12), number(13)};
