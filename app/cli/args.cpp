@@ -49,9 +49,8 @@ bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_vi
   else if (flag == kDeformableSolveFlags[2].name) settings.maxIterations = wholeNumber(flag, value, 1);
   else if (flag == kDeformableSolveFlags[3].name) settings.stallIterations = wholeNumber(flag, value, 0);
   else if (flag == kDeformableSolveFlags[4].name) {
-    if (value == deformableFrictionName(DeformableFriction::Cone)) settings.friction = DeformableFriction::Cone;
-    else if (value == deformableFrictionName(DeformableFriction::Pyramid)) settings.friction = DeformableFriction::Pyramid;
-    else reject(flag, inQuotes(value) + " is not a friction set (cone or pyramid)");
+    if (!parseDeformableFriction(value, settings.friction))
+      reject(flag, inQuotes(value) + " is not a friction set (cone or pyramid)");
   } else return false;
   return true;
 }

@@ -54,8 +54,8 @@ std::string solverName(std::string_view flag, std::string_view text);
 
 // The deformable CR solve's flags, which `run` and `bench` share: --deformable-tol-rel (epsilon_1),
 // --deformable-tol-abs (epsilon_2, metres), --deformable-max-iter, --deformable-stall and
-// --deformable-friction. Sets
-// `settings` from `flag` and returns true when it is one of them; false for any other flag.
+// --deformable-friction. Sets `settings` from `flag` and returns true when it is one of them; false
+// for any other flag.
 bool applyDeformableSolveFlag(DeformableSolverSettings& settings, std::string_view flag, std::string_view value);
 struct FlagHelp {
   std::string_view name, valueName, help;

@@ -52,11 +52,11 @@ TEST(WorldContinuation, ASleepingColumnIsStillAsleepWhenLoaded) {
   Scene scene;
   scene.bodies.push_back(test::staticGround());
   for (int i = 0; i < 3; ++i) scene.bodies.push_back(test::box(Vec3(0.5, 0.5, 0.3), Vec3(0, 0, 0.15 + 0.3 * i)));
-  scene.bodies.push_back(test::box(Vec3(0.5, 0.5, 0.3), Vec3(3, 0, 0.15)));  // still resting, not yet asleep
+  scene.bodies.push_back(test::box(Vec3(0.5, 0.5, 0.3), Vec3(3, 0, 0.15)));  // a box of its own beside it
   World world(scene, settings);
   step(world, 100);
   ASSERT_TRUE(world.bodies()[1].asleep && world.bodies()[3].asleep);
-  // The fourth box lands later: it rests but has not rested long enough.
+  // The lone box is tossed up: when saved it is awake, landed or landing, its rest timer running.
   world.applyImpulse(4, Vec3(0, 0, 200), world.bodies()[4].position);
   step(world, 10);
   ASSERT_FALSE(world.bodies()[4].asleep);

@@ -50,7 +50,8 @@ json toJson(const AppSettings& s) {
         {"deformable_tol_rel", s.world.deformable.relativeTolerance},
         {"deformable_tol_abs", s.world.deformable.absoluteTolerance},
         {"deformable_max_iterations", s.world.deformable.maxIterations},
-        {"deformable_stall_iterations", s.world.deformable.stallIterations}}},
+        {"deformable_stall_iterations", s.world.deformable.stallIterations},
+        {"deformable_friction", deformableFrictionName(s.world.deformable.friction)}}},
       {"view",
        {{"shadows", s.view.shadows},
         {"grid", s.view.groundGrid},
@@ -127,6 +128,9 @@ AppSettings fromJson(const json& j, AppSettings s) {
     if (deformable.maxIterations < 1) throw std::runtime_error("solver.deformable_max_iterations must be at least 1");
     deformable.stallIterations = v.value("deformable_stall_iterations", deformable.stallIterations);
     if (deformable.stallIterations < 0) throw std::runtime_error("solver.deformable_stall_iterations must be 0 (off) or more");
+    if (v.contains("deformable_friction") &&
+        !parseDeformableFriction(v.at("deformable_friction").get<std::string>(), deformable.friction))
+      throw std::runtime_error("solver.deformable_friction must be cone or pyramid");
   }
   if (j.contains("view")) {
     const json& v = j.at("view");

@@ -91,6 +91,7 @@ SolverSettings problemFileSolveDefaults();
 // -mu lambda and mu lambda, as the paper's CR (Diag) of Fig. 11 and Table 1 has it.
 enum class DeformableFriction { Cone, Pyramid };
 const char* deformableFrictionName(DeformableFriction friction);  // "cone", "pyramid"
+bool parseDeformableFriction(std::string_view text, DeformableFriction& out);  // false for another name
 
 // The deformable problem's solve (conjugate-residual-deformable-contact.txt, Alg. 1-3): "cr-full" or
 // "cr-diag", the preconditioner of sec. 3.4. Tolerances are the paper's.

@@ -63,6 +63,16 @@ const char* deformableFrictionName(DeformableFriction friction) {
   return "unknown";
 }
 
+bool parseDeformableFriction(std::string_view text, DeformableFriction& out) {
+  for (DeformableFriction f : {DeformableFriction::Cone, DeformableFriction::Pyramid}) {
+    if (text == deformableFrictionName(f)) {
+      out = f;
+      return true;
+    }
+  }
+  return false;
+}
+
 const char* contactStateName(ContactState s) {
   switch (s) {
     case ContactState::Separating: return "separating";

@@ -115,13 +115,13 @@ World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::mak
 // next step starts from them as it would have in the world that was saved.
 void World::Impl::continueFrom(const Continuation& continuation) {
   const int count = static_cast<int>(bodies.size());
-  for (const Continuation::Contact& c : continuation.contacts)
+  cacheEntries.clear();
+  for (const Continuation::Contact& c : continuation.contacts) {
     if (c.bodyA < 0 || c.bodyA >= count || c.bodyB < 0 || c.bodyB >= count)
       throw std::invalid_argument("continuation: a contact between bodies " + std::to_string(c.bodyA) + " and " +
                                   std::to_string(c.bodyB) + " of " + std::to_string(count));
-  cacheEntries.clear();
-  for (const Continuation::Contact& c : continuation.contacts)
     cacheEntries.push_back({{c.bodyA, c.bodyB, c.feature}, {c.normal, c.tangential, c.torsion, c.slip, c.point}});
+  }
   warmStartCache.store(cacheEntries);
   deformables.setCarriedConstraints(continuation.constraints);
   if (settings.sleep) sleep.setRest(bodies, continuation.rest);

@@ -86,7 +86,7 @@ double switchPyramidRows(double mu, double lambda, const Vec2& sliding, const Ve
     const double sign = state.direction[a];
     if (sign == 0.0) {
       const double excess = compliant[1 + a] * (std::abs(gamma[a]) - mu * std::max(lambda, 0.0));
-      if (std::abs(gamma[a]) > mu * lambda && sliding[a] * gamma[a] < 0.0 && excess > tolerance) {
+      if (excess > tolerance && sliding[a] * gamma[a] < 0.0) {  // excess > 0: outside [-mu lambda, mu lambda]
         if (next.friction == FrictionMode::Static) {  // the first row to slide starts lambda~ at lambda
           next.lambdaEstimate = std::max(lambda, 0.0);
           next.lambdaHistory = {next.lambdaEstimate, next.lambdaEstimate};
