@@ -244,15 +244,27 @@ void World::Impl::buildProblem() {
 // contact of the last step within this distance: a box pair's clipping can renumber the features of
 // points that have not moved, and each contact started from zero costs a resting stack many sweeps.
 constexpr double kNearestContactRadius = 0.01;  // metres
+// Within this distance the nearest contact is the same point under a new number (a corner of two
+// boxes' faces becomes a side plane's crossing when the boxes turn the other way by a hair), and it
+// takes the friction as well: started from zero, its friction made a resting stack's solve
+// redistribute the friction of the contacts around it (docs/benchmarks.md, "The defaults"). From
+// farther away, the friction of another point would be a guess in another direction. Its slip is
+// not carried over: with it, PSOR gained energy on the wall (PgsFamilyScenes), for a reason not found.
+constexpr double kSamePointRadius = 1e-4;  // metres, a tenth of the contact skin
 
 void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
   slips.assign(problem.numContacts(), ContactSlip{});
   known.assign(problem.numContacts(), 0);
   warmStartCache.beginLookups();
-  // Contacts the cache knows by their features first, then the others take the normal impulse of the
-  // nearest entry of their pair that no contact took by its features or by nearness. The friction of
-  // another point would be a guess in another direction: those rows start from zero.
+  const auto takeImpulse = [&](int k, const CachedImpulse& cached) {
+    lambda[4 * k + kNormal] = cached.normal;
+    lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached.tangential);
+    lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached.tangential);
+    lambda[4 * k + kTorsion] = cached.torsion;
+  };
+  // Contacts the cache knows by their features first, then the others by nearness among the entries
+  // of their pair that no contact took.
   std::size_t cursor = 0;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const BodyContact& c = bodyContacts[k];
@@ -260,18 +272,17 @@ void World::Impl::warmStart() {
     known[k] = cached != nullptr;
     if (!cached) continue;
     slips[k] = {cached->slip};
-    if (!settings.warmStart) continue;
-    lambda[4 * k + kNormal] = cached->normal;
-    lambda[4 * k + kTangentT] = extras.frames[k].col(1).dot(cached->tangential);
-    lambda[4 * k + kTangentS] = extras.frames[k].col(2).dot(cached->tangential);
-    lambda[4 * k + kTorsion] = cached->torsion;
+    if (settings.warmStart) takeImpulse(k, *cached);
   }
+  if (!settings.warmStart) return;
   for (int k = 0; k < problem.numContacts(); ++k) {
     if (known[k]) continue;
     const BodyContact& c = bodyContacts[k];
     const ContactKey key{c.bodyA, c.bodyB, c.contact.feature};
     const CachedImpulse* nearest = warmStartCache.findNearest(key, c.contact.point, kNearestContactRadius);
-    if (nearest && settings.warmStart) lambda[4 * k + kNormal] = nearest->normal;
+    if (!nearest) continue;
+    if ((nearest->point - c.contact.point).norm() <= kSamePointRadius) takeImpulse(k, *nearest);
+    else lambda[4 * k + kNormal] = nearest->normal;
   }
 }
 
