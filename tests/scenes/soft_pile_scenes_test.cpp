@@ -51,19 +51,21 @@ TEST(SoftPileScenes, BunniesLandInTheContainer) {
   EXPECT_LT(lowest, 0.01);
 }
 
-// A pile of 30 rings lands and tangles within 120 steps; every step's CR solve converges without
-// reaching the iteration cap. With kinetic forces updated at every evaluation, two kinetic contacts
-// whose forces fed each other's multipliers restarted the solve every two iterations up to the cap
-// at step 103 of this run (solvers/cr/cr_solver.cpp, `evaluate`).
-TEST(SoftPileScenes, ThirtyRingsConvergeEveryStepBelowTheIterationCap) {
+// A pile of 30 rings lands and tangles within 120 steps; no step's CR solve reaches the iteration
+// cap and no vertex ends 0.1 mm inside another ring. With kinetic forces updated at every
+// evaluation, two kinetic contacts whose forces fed each other's multipliers restarted the solve
+// every two iterations up to the cap at step 103 of this run (solvers/cr/cr_solver.cpp,
+// `evaluate`). Steps 107 and 115 cycle among near-duplicate constraints to the cap without the
+// stall test, which stops them with their best iterate (docs/deformable.md, "Why").
+TEST(SoftPileScenes, ThirtyRingsLandBelowTheIterationCap) {
   World world(buildBuiltinScene("rings", {{"count", 30}}, 1));
   const int cap = world.settings().deformable.maxIterations;
   int hardest = 0;
   for (int step = 0; step < 120; ++step) {
     world.step();
     const DeformableSolveReport& report = world.lastMetrics().deformable;
-    EXPECT_TRUE(report.converged()) << "step " << world.stepCount();
     EXPECT_LT(report.iterations, cap) << "step " << world.stepCount();
+    EXPECT_LT(world.lastMetrics().maxPenetration, 1e-4) << "step " << world.stepCount();
     hardest = std::max(hardest, report.iterations);
     if (::testing::Test::HasFailure()) break;
   }

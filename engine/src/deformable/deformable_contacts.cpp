@@ -218,6 +218,8 @@ void DeformableContacts::begin(const std::vector<Body>& bodies, const std::vecto
     const double travel = dt_ * (velocities.segment<3>(3 * surface[s].node).norm() + gravity.norm() * dt_);
     reach_[s] = 3.0 * travel + kMargin;
   }
+  nodeReach_.assign(positions.size() / 3, 0.0);
+  for (std::size_t s = 0; s < surface.size(); ++s) nodeReach_[surface[s].node] = reach_[s];
   fitSurfaceTrees();
   maxReach_ = kMargin;
   for (const double r : reach_) maxReach_ = std::max(maxReach_, r);
@@ -713,6 +715,12 @@ bool DeformableContacts::append(const Pair& pair, const DeformableConstraint& c,
 void DeformableContacts::freezeReaches() {
   frozenReach_ = reach_;
   frozenRigidReach_ = rigidReach_;
+}
+
+double DeformableContacts::largestReach(std::initializer_list<int> nodes) const {
+  double largest = 0.0;
+  for (const int node : nodes) largest = std::max(largest, nodeReach_[node]);
+  return largest;
 }
 
 double DeformableContacts::reachOf(int s) const {

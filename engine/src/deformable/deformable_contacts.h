@@ -357,6 +357,12 @@ class DeformableContacts final : public ConstraintUpdater {
   std::vector<double> bodyReach_;    // per deformable body: the largest reach of its surface vertices
   double maxReach_ = 0.0;       // the largest reach_: the rigid vertices' search distance
   std::vector<double> reach_;  // per surface vertex: the extended travel its candidates were found for
+  // Per node: reach_ of its surface vertex at the step's start (0 for interior nodes). A pair's
+  // candidates are found for its own primitives' travel (sec. 5.1), not for the fastest vertex of
+  // the body or of the scene: one vertex ringing at metres per second in a pile of 120 bunnies gave
+  // every edge pair a reach of 4.4 cm, and the step 59,000 edge pairs of which a few hundred touched.
+  std::vector<double> nodeReach_;
+  double largestReach(std::initializer_list<int> nodes) const;  // over nodeReach_
   std::vector<Pair> pairs_;
   // Per pair: the linearization its present one replaced in this step (node[0] < 0: none yet).
   std::vector<DeformableConstraint> previous_;

@@ -82,6 +82,8 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
         const int s = (*faces_)[d1].firstSurface + i;
         DeformableConstraint c;
         if (!linearizeVertexFace(s, d2, still, 0.0, reach_[s] + bodyReach_[d2], c)) continue;
+        // Within the vertex's reach and the nearest face's own (c.cn: minus the distance at the start).
+        if (-c.cn > reach_[s] + largestReach({c.node[1], c.node[2], c.node[3]})) continue;
         append({.surface = s, .deformable = d2}, c, problem);
       }
       if (d1 > d2) continue;  // edge pairs once per pair of bodies
@@ -96,8 +98,12 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
       });
       std::sort(edgePairs.begin(), edgePairs.end());
       for (const auto& [e1, e2] : edgePairs) {
+        // Each edge may close by its own nodes' travel; the margin counted once, as for one vertex.
+        const auto [i, j] = edges[e1];
+        const auto [k, l] = (*faces_)[d2].edges[e2];
+        const double reach = largestReach({i, j}) + largestReach({k, l}) - kMargin;
         DeformableConstraint c;
-        if (!linearizeDeformableEdges(d1, e1, d2, e2, still, 0.0, maxReach_, c)) continue;
+        if (!linearizeDeformableEdges(d1, e1, d2, e2, still, 0.0, reach, c)) continue;
         append({.deformable = d2, .edge = e2, .otherDeformable = d1, .otherEdge = e1}, c, problem);
       }
     }
