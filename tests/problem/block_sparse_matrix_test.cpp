@@ -37,6 +37,35 @@ TEST(BlockSparseMatrix3, ProductMatchesTheEntriesForAnyThreadCount) {
   EXPECT_LT((serial - reference).norm(), 1e-10 * serial.norm());
 }
 
+// A second assign with the entries at the same positions (an FEM assembly's next step) keeps the
+// pattern and refills the values: the result equals a fresh matrix's bit for bit, the unreached
+// diagonal included; entries at other positions build a new pattern.
+TEST(BlockSparseMatrix3, ReassigningTheSamePositionsEqualsAFreshBuild) {
+  std::mt19937 rng(7);
+  std::normal_distribution<double> normal;
+  std::uniform_int_distribution<int> pick(0, 299);
+  const auto randomBlock = [&] { return Mat3(Mat3::NullaryExpr([&] { return normal(rng); })); };
+  std::vector<BlockSparseMatrix3::Entry> first, second;
+  for (int e = 0; e < 2000; ++e) first.push_back({pick(rng), pick(rng), randomBlock()});
+  for (const auto& e : first) second.push_back({e.row, e.column, randomBlock()});
+  BlockSparseMatrix3 reused, fresh;
+  reused.assign(300, first);
+  reused.blocks()[reused.find(second[0].row, second[0].column)] = Mat3::Constant(99.0);  // overwritten below
+  reused.assign(300, second);
+  fresh.assign(300, second);
+  EXPECT_EQ(reused.rowStart(), fresh.rowStart());
+  EXPECT_EQ(reused.blockColumn(), fresh.blockColumn());
+  ASSERT_EQ(reused.nonzeroBlocks(), fresh.nonzeroBlocks());
+  for (int i = 0; i < fresh.nonzeroBlocks(); ++i) EXPECT_EQ(reused.blocks()[i], fresh.blocks()[i]) << "block " << i;
+
+  std::vector<BlockSparseMatrix3::Entry> moved = second;
+  moved.back().column = (moved.back().column + 1) % 300;
+  reused.assign(300, moved);
+  fresh.assign(300, moved);
+  EXPECT_EQ(reused.blockColumn(), fresh.blockColumn());
+  for (int i = 0; i < fresh.nonzeroBlocks(); ++i) EXPECT_EQ(reused.blocks()[i], fresh.blocks()[i]) << "block " << i;
+}
+
 TEST(BlockSparseMatrix3, OutOfRangeAndOutOfPatternAreErrors) {
   BlockSparseMatrix3 A;
   EXPECT_THROW(A.assign(2, {{0, 2, Mat3::Identity()}}), std::invalid_argument);

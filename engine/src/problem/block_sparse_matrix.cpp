@@ -20,6 +20,18 @@ void BlockSparseMatrix3::assign(int blockRows, std::vector<Entry> entries) {
       throw std::invalid_argument("BlockSparseMatrix3: block (" + std::to_string(e.row) + ", " +
                                   std::to_string(e.column) + ") outside a " + std::to_string(blockRows) +
                                   "-block matrix");
+  if (samePositionsAsLast(blockRows, entries)) {
+    for (Mat3& block : blocks_) block.setZero();  // the diagonal blocks no entry reaches stay zero
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const int target = lastTarget_[i];
+      if (target < 0) blocks_[~target] = entries[i].block;
+      else blocks_[target] += entries[i].block;
+    }
+    return;
+  }
+  lastPositions_.resize(entries.size());
+  lastTarget_.resize(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) lastPositions_[i] = {entries[i].row, entries[i].column};
   // Entries ordered by row, then column, equal positions in the order given (their blocks are summed
   // in that order): a counting sort of the entries' indices by row, then each row's by column. An
   // FEM assembly gives 16 entries per tetrahedron; sorting the indices moves 4 bytes where the
@@ -54,16 +66,25 @@ void BlockSparseMatrix3::assign(int blockRows, std::vector<Entry> entries) {
       const Entry& e = entries[*it];
       if (it != begin && entries[*(it - 1)].column == e.column) {
         blocks_.back() += e.block;
+        lastTarget_[*it] = static_cast<int>(blocks_.size()) - 1;
         continue;
       }
       addDiagonalBefore(e.column);
       blockColumn_.push_back(e.column);
       blocks_.push_back(e.block);
+      lastTarget_[*it] = ~(static_cast<int>(blocks_.size()) - 1);
       if (e.column == r) diagonalIndex_[r] = static_cast<int>(blocks_.size()) - 1;
     }
     addDiagonalBefore(blockRows);
     rowStart_[r + 1] = static_cast<int>(blocks_.size());
   }
+}
+
+bool BlockSparseMatrix3::samePositionsAsLast(int blockRows, const std::vector<Entry>& entries) const {
+  if (blockRows != this->blockRows() || entries.size() != lastPositions_.size()) return false;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (entries[i].row != lastPositions_[i].first || entries[i].column != lastPositions_[i].second) return false;
+  return true;
 }
 
 void BlockSparseMatrix3::setZeroValues() {

@@ -4,6 +4,7 @@
 // Block CSR with both triangles stored: a product reads each block row once and writes only its own
 // three entries, so rows can be cut among threads without reductions, and the result does not depend
 // on the cut.
+#include <utility>
 #include <vector>
 
 #include "contactlab/math.h"
@@ -24,8 +25,10 @@ class BlockSparseMatrix3 {
   int nonzeroBlocks() const { return static_cast<int>(blocks_.size()); }
 
   // Builds the pattern and values from (row, column, block) entries; entries at the same position are
-  // added. Every block row gets a diagonal block (zero if none was given). Throws std::invalid_argument
-  // for an index outside [0, blockRows).
+  // added, in the order given. Every block row gets a diagonal block (zero if none was given). Throws
+  // std::invalid_argument for an index outside [0, blockRows). Entries at the same positions in the
+  // same order as the last call's (an FEM assembly, step after step) keep the pattern and only move
+  // the values in: the same sums in the same order, without sorting.
   struct Entry {
     int row = 0;
     int column = 0;
@@ -62,6 +65,11 @@ class BlockSparseMatrix3 {
   std::vector<int> blockColumn_;
   std::vector<Mat3> blocks_;
   std::vector<int> diagonalIndex_;
+  // The last assign's entry positions, and per entry the index of the block it was added to (~index
+  // for the entry that started its block).
+  std::vector<std::pair<int, int>> lastPositions_;
+  std::vector<int> lastTarget_;
+  bool samePositionsAsLast(int blockRows, const std::vector<Entry>& entries) const;
 };
 
 }  // namespace contactlab
