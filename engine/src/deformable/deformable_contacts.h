@@ -39,6 +39,7 @@
 // from the rigid narrowphase (addRigidPairConstraints).
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <utility>
 #include <vector>
