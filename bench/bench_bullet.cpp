@@ -217,8 +217,9 @@ void writeCsv(const std::string& path, const std::vector<SceneRow>& rows, int ro
 
 int benchBullet(cli::Args args) {
   int rounds = kDefaultRounds;
+  constexpr std::string_view kOwnFlags[] = {"--rounds"};
   const std::optional<BenchOptions> options =
-      cli::parseBenchFlags(args, "", kHelp, {"--rounds"},
+      cli::parseBenchFlags(args, "", kHelp, kOwnFlags,
                            [&](std::string_view flag, std::string_view value) { rounds = cli::countFlag(flag, value, 1); });
   if (!options) return 0;  // --help
   std::printf("Bullet %d.%02d (%s precision) at 10 iterations against contactlab PROX-GS at 10 sweeps and at its "

@@ -201,11 +201,10 @@ int benchCommand(Args args) {
   for (const SolverDescription& s : deformableSolverNames()) deformableSolvers.push_back(s.name);
   SceneParams params;
   DeformableSolverSettings deformableSettings;
+  std::vector<std::string_view> benchFlags = {"--threads", "--sleep", "--scenes", "--deformable-solvers", "--param"};
+  for (const FlagHelp& flag : kDeformableSolveFlags) benchFlags.push_back(flag.name);
   const std::optional<BenchOptions> options = parseBenchFlags(
-      args, "bench", kBenchHelp,
-      {"--threads", "--sleep", "--scenes", "--deformable-solvers", "--param", kDeformableSolveFlags[0].name,
-       kDeformableSolveFlags[1].name, kDeformableSolveFlags[2].name, kDeformableSolveFlags[3].name,
-       kDeformableSolveFlags[4].name},
+      args, "bench", kBenchHelp, benchFlags,
       [&](std::string_view flag, std::string_view value) {
         if (applyDeformableSolveFlag(deformableSettings, flag, value)) return;
         if (flag == "--sleep") sleep = onOff(flag, value);

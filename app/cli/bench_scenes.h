@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
-#include <initializer_list>
 #include <iostream>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -145,7 +145,7 @@ struct BenchOptions {
 // naming `command` (when not empty). nullopt when --help or -h is among the arguments: `help` has then been printed.
 inline std::optional<BenchOptions> parseBenchFlags(
     Args args, std::string_view command, std::string_view help,
-    std::initializer_list<std::string_view> extraFlags = {},
+    std::span<const std::string_view> extraFlags = {},
     const std::function<void(std::string_view flag, std::string_view value)>& extra = {}) {
   if (std::ranges::any_of(args, [](std::string_view a) { return a == "--help" || a == "-h"; })) {
     std::cout << help;

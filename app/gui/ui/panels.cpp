@@ -311,11 +311,11 @@ void Application::drawSolverPanel() {
       ImGui::EndCombo();
     }
     helpMarker("Solver of the deformable bodies' contact problem (conjugate residuals), and its preconditioner.");
-    int frictionChoice = d.friction == DeformableFriction::Pyramid ? 1 : 0;
+    int frictionChoice = static_cast<int>(d.friction);  // the labels in the enum's order
     static const char* kFrictionLabels[] = {deformableFrictionName(DeformableFriction::Cone),
                                             deformableFrictionName(DeformableFriction::Pyramid)};
-    if (ImGui::Combo("CR friction", &frictionChoice, kFrictionLabels, 2)) {
-      d.friction = frictionChoice == 1 ? DeformableFriction::Pyramid : DeformableFriction::Cone;
+    if (ImGui::Combo("CR friction", &frictionChoice, kFrictionLabels, IM_ARRAYSIZE(kFrictionLabels))) {
+      d.friction = static_cast<DeformableFriction>(frictionChoice);
       changed = true;
     }
     helpMarker("Friction of the deformable contacts: the Coulomb cone, or a pyramid whose two tangent rows each "

@@ -99,6 +99,7 @@ void DeformableContacts::addDeformablePairConstraints(DeformableProblem& problem
       std::sort(edgePairs.begin(), edgePairs.end());
       for (const auto& [e1, e2] : edgePairs) {
         // Each edge may close by its own nodes' travel; the margin counted once, as for one vertex.
+        // (The tree search above keeps only pairs whose boxes come within the scene's largest reach.)
         const auto [i, j] = edges[e1];
         const auto [k, l] = (*faces_)[d2].edges[e2];
         const double reach = largestReach({i, j}) + largestReach({k, l}) - kMargin;
