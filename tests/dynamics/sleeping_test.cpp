@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "dynamics/body_setup.h"
 #include "support/test_scenes.h"
 
 namespace contactlab {
@@ -71,6 +72,45 @@ TEST(Sleeping, APushOrASettingChangeWakesTheIsland) {
   changed.solver.prox.rFactor = RFactorStrategy::Local;
   world.setSettings(changed);
   EXPECT_FALSE(columnAsleep(world));
+}
+
+// The tracker alone, on one free sphere of radius 0.2 m in an island of its own, moved by hand.
+struct LoneBody {
+  std::vector<Body> bodies{makeBody(test::sphere(0.2, Vec3(0, 0, 1)), FrictionDefaults{}, 0)};
+  std::vector<int> bodyOfSlot{0};
+  ContactIslands islands;
+  SleepTracker tracker;
+  LoneBody() {
+    ContactProblem problem;
+    problem.numSlots = 1;
+    islands.find(problem);
+    tracker.reset(bodies);
+  }
+  // One step of dt = 10 ms that leaves the body at `position` moving at `velocity`.
+  void step(const Vec3& position, const Vec3& velocity) {
+    bodies[0].position = position;
+    bodies[0].velocity = velocity;
+    tracker.update(bodies, bodyOfSlot, islands, {}, 0.01);
+  }
+};
+
+// The threshold is a mean speed over the rest window (sleeping.h): a body that trembles in place at
+// 0.3 m/s, fifteen times the threshold, sleeps after half a second; one that creeps on at 3 cm/s,
+// one and a half times it, never does.
+TEST(Sleeping, ABodyTremblingInPlaceSleepsAndOneCreepingFasterThanTheThresholdDoesNot) {
+  LoneBody trembling;
+  int steps = 0;
+  while (!trembling.bodies[0].asleep && steps < 100) {
+    trembling.step(Vec3(0, 0, steps % 2 ? 1.001 : 1.0), Vec3(0, 0, steps % 2 ? -0.3 : 0.3));
+    ++steps;
+  }
+  EXPECT_GE(steps, 50);  // 0.5 s of 10 ms steps, give or take the timer's rounding
+  EXPECT_LE(steps, 51);
+  EXPECT_EQ(trembling.bodies[0].velocity, Vec3::Zero());
+
+  LoneBody creeping;
+  for (int i = 1; i <= 300; ++i) creeping.step(Vec3(0.0003 * i, 0, 1.0), Vec3(0.03, 0, 0));
+  EXPECT_FALSE(creeping.bodies[0].asleep);
 }
 
 TEST(Sleeping, OffByDefaultInTheEngine) {

@@ -105,7 +105,7 @@ Scene everyFeatureScene() {
   Scene scene;
   scene.gravity = Vec3(0.1, -0.2, -9.7);
   scene.dt = 1.0 / 300.0;
-  scene.friction = {0.3, 0.02, 0.1};
+  scene.friction = {0.3, 0.02, 0.1, 0.004};
   BodyDesc box;
   box.name = "box";
   box.shape = BoxShape{Vec3(0.1, 0.2, 1.0 / 3.0)};
@@ -118,7 +118,7 @@ Scene everyFeatureScene() {
   BodyDesc sphere;
   sphere.shape = SphereShape{0.25};
   sphere.mass = 3.25;
-  sphere.material = {0.5, 0.02, 0.5};
+  sphere.material = {0.5, 0.02, 0.5, 1.0 / 3.0};
   BodyDesc capsule;
   capsule.shape = CapsuleShape{0.1, 0.35};
   capsule.motion = MotionType::Kinematic;
@@ -143,6 +143,7 @@ void expectSameBody(const BodyDesc& a, const BodyDesc& b) {
   EXPECT_EQ(a.material.mu, b.material.mu);
   EXPECT_EQ(a.material.muTorsion, b.material.muTorsion);
   EXPECT_EQ(a.material.restitution, b.material.restitution);
+  EXPECT_EQ(a.material.muRolling, b.material.muRolling);
   EXPECT_EQ(a.motion, b.motion);
   ASSERT_EQ(a.velocitySchedule.size(), b.velocitySchedule.size());
   for (std::size_t i = 0; i < a.velocitySchedule.size(); ++i) {
@@ -159,6 +160,7 @@ TEST(SceneJson, RoundTripsEveryFieldExactly) {
   EXPECT_EQ(copy.friction.mu, original.friction.mu);
   EXPECT_EQ(copy.friction.muTorsion, original.friction.muTorsion);
   EXPECT_EQ(copy.friction.restitution, original.friction.restitution);
+  EXPECT_EQ(copy.friction.muRolling, original.friction.muRolling);
   ASSERT_EQ(copy.bodies.size(), original.bodies.size());
   for (std::size_t i = 0; i < copy.bodies.size(); ++i) expectSameBody(copy.bodies[i], original.bodies[i]);
   EXPECT_EQ(std::get<BoxShape>(copy.bodies[0].shape).halfExtents,
@@ -256,6 +258,9 @@ TEST(SceneJson, EachSchemaViolationNamesItsKey) {
        "bodies[0].velocity_schedule[0][1]"},
       {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "restitution": 1.5}]})",
        "bodies[0].restitution: must not exceed 1"},
+      {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "mu_rolling": -0.001}]})",
+       "bodies[0].mu_rolling"},
+      {R"({"friction": {"mu_rolling": "a"}, "bodies": []})", "friction.mu_rolling"},
       {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, -1e999, 0]}]})", "bodies[0].position[1]"},
       {R"({"bodies": [{"shape": "sphere", "radius": 1, "position": [0, 0, 0], "orientation": [1, 0, 0]}]})",
        "bodies[0].orientation: expected a quaternion"},
@@ -284,7 +289,7 @@ TEST(SceneJson, RoundTripsAContinuationExactly) {
   constraint.multipliers = Vec3(0.1, 0.2, 0.3);
   c.constraints.push_back(constraint);
   c.rest.assign(scene.bodies.size(), {});
-  c.rest[1] = {0.37, 1};
+  c.rest[1] = {0.37, 1, Vec3(0.1, -1.0 / 3.0, 2e-17), Quat(0.6, 0.0, 0.8, 0.0)};
   const Scene copy = parseSceneJson(sceneToJson(scene), "round trip");
   ASSERT_EQ(copy.continuation.contacts.size(), 1u);
   const Continuation::Contact &a = copy.continuation.contacts[0], &b = c.contacts[0];
@@ -302,7 +307,23 @@ TEST(SceneJson, RoundTripsAContinuationExactly) {
   ASSERT_EQ(copy.continuation.rest.size(), scene.bodies.size());
   EXPECT_EQ(copy.continuation.rest[1].time, 0.37);
   EXPECT_EQ(copy.continuation.rest[1].asleepWith, 1);
+  EXPECT_EQ(copy.continuation.rest[1].position, c.rest[1].position);
+  EXPECT_EQ(copy.continuation.rest[1].orientation.coeffs(), c.rest[1].orientation.coeffs());
   EXPECT_EQ(sceneToJson(copy), sceneToJson(scene));
+}
+
+// Files written before the rest pose was kept have rows of two numbers: the rest begins where the
+// file puts the body.
+TEST(SceneJson, AShortRestRowBeginsTheRestWhereTheBodyIs) {
+  const Scene scene = parseSceneJson(
+      R"({"bodies": [{"shape": "plane", "normal": [0, 0, 1], "offset": 0},
+                     {"shape": "box", "size": [1, 1, 1], "position": [0.25, 0, 0.5]}],
+          "continuation": {"rest": [[0, -1], [0.2, -1]]}})",
+      "test.json");
+  ASSERT_EQ(scene.continuation.rest.size(), 2u);
+  EXPECT_EQ(scene.continuation.rest[1].time, 0.2);
+  EXPECT_EQ(scene.continuation.rest[1].position, Vec3(0.25, 0, 0.5));
+  EXPECT_EQ(scene.continuation.rest[1].orientation.coeffs(), Quat::Identity().coeffs());
 }
 
 TEST(SceneJson, EachContinuationFaultNamesItsRow) {
@@ -324,6 +345,8 @@ TEST(SceneJson, EachContinuationFaultNamesItsRow) {
       {R"({"rest": [[0, -1]]})", "continuation.rest: has 1 rows for 2 bodies"},
       {R"({"rest": [[0, 0], [0, -1]]})", "continuation.rest[0]: body 0 is asleep but is not a dynamic rigid body"},
       {R"({"rest": [[0, -1], [-1e999, 1]]})", "continuation.rest[1][0]"},
+      {R"({"rest": [[0, -1], [0, -1, 0, 0]]})", "continuation.rest[1]: expected a row of 9 or 2 numbers"},
+      {R"({"rest": [[0, -1], [0, -1, 0, 0, 0, 0, 0, 0, 0]]})", "continuation.rest[1]: has a zero rest orientation"},
   };
   for (const BadTextCase& c : cases) {
     SCOPED_TRACE(c.text);

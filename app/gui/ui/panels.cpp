@@ -355,6 +355,9 @@ void Application::drawSolverPanel() {
   frictionChanged |= ImGui::InputDouble("mu_tau [m]", &friction_.muTorsion, 0.001, 0.01, "%.4f");
   helpMarker("Torsional friction: the largest torsional impulse is mu_tau * lambda_n.");
   frictionChanged |= ImGui::InputDouble("restitution", &friction_.restitution, 0.05, 0.25, "%.3f");
+  frictionChanged |= ImGui::InputDouble("mu_roll [m]", &friction_.muRolling, 0.0005, 0.005, "%.4f");
+  helpMarker("Rolling resistance: the largest angular impulse against rolling is mu_roll * lambda_n; a ball of "
+             "radius r rolling on level ground slows by 5/7 g mu_roll / r. 0: balls roll on forever.");
   if (frictionChanged) {
     if (auto error = session_.setFrictionDefaults(friction_)) {
       reportError(*error);

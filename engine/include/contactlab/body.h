@@ -46,6 +46,7 @@ struct MaterialOverride {
   std::optional<double> mu;
   std::optional<double> muTorsion;  // metres: largest torsional impulse is mu_torsion * lambda_n
   std::optional<double> restitution;
+  std::optional<double> muRolling;  // metres: largest rolling-resistance angular impulse is mu_rolling * lambda_n
 };
 
 // A body made deformable: its shape is tetrahedralized and simulated by FEM (Verschoor & Jalba 2019,
@@ -114,6 +115,7 @@ struct Body {
   double mu = 0.75;
   double muTorsion = 0.01;
   double restitution = 0.0;
+  double muRolling = 0.001;
   // A dynamic body of a sleeping island (WorldSettings::sleep): at rest, not simulated until woken.
   bool asleep = false;
   // >= 0: a deformable (FEM) body, the World's deformable body of that index. Its pose and velocities

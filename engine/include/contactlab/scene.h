@@ -17,6 +17,9 @@ struct FrictionDefaults {
   double mu = 0.75;
   double muTorsion = 0.01;  // metres
   double restitution = 0.0;
+  // metres, engine/src/dynamics/rolling_resistance.h: a ball of radius r rolling on a level floor
+  // slows by (5/7) g mu_rolling / r (0.07 m/s^2 for r = 0.1 m), as a hard ball on a hard floor.
+  double muRolling = 0.001;
 };
 
 // kg/m^3; a body given neither density nor mass has this density.
@@ -52,11 +55,13 @@ struct Continuation {
     std::array<double, 2> kineticForce{};
     Vec3 multipliers = Vec3::Zero();
   };
-  // A body's time below the sleeping speed, and the first body of the island it sleeps in (-1:
-  // awake). Empty, or one per body.
+  // A body's time at rest, its pose when that rest began, and the first body of the island it
+  // sleeps in (-1: awake). Empty, or one per body.
   struct Rest {
     double time = 0.0;
     int asleepWith = -1;
+    Vec3 position = Vec3::Zero();
+    Quat orientation = Quat::Identity();
   };
   std::vector<Contact> contacts;
   std::vector<Constraint> constraints;

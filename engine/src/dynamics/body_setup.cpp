@@ -29,7 +29,7 @@ void validateSceneSettings(const Scene& scene) {
     throw SceneError("dt must be positive and finite, got " + std::to_string(scene.dt));
   if (!scene.gravity.allFinite()) throw SceneError("gravity must be finite");
   const FrictionDefaults& f = scene.friction;
-  for (double value : {f.mu, f.muTorsion, f.restitution})
+  for (double value : {f.mu, f.muTorsion, f.restitution, f.muRolling})
     if (!(std::isfinite(value) && value >= 0.0))
       throw SceneError("friction defaults must be finite and non-negative");
 }
@@ -49,6 +49,7 @@ Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index)
   requireNonNegative(index, desc, "mu", desc.material.mu);
   requireNonNegative(index, desc, "mu_torsion", desc.material.muTorsion);
   requireNonNegative(index, desc, "restitution", desc.material.restitution);
+  requireNonNegative(index, desc, "mu_rolling", desc.material.muRolling);
   for (std::size_t i = 0; i < desc.velocitySchedule.size(); ++i) {
     const VelocityKey& key = desc.velocitySchedule[i];
     if (!std::isfinite(key.time) || !key.velocity.allFinite()) fail(index, desc, "velocity_schedule must be finite");
@@ -73,6 +74,7 @@ Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index)
   body.mu = desc.material.mu.value_or(defaults.mu);
   body.muTorsion = desc.material.muTorsion.value_or(defaults.muTorsion);
   body.restitution = desc.material.restitution.value_or(defaults.restitution);
+  body.muRolling = desc.material.muRolling.value_or(defaults.muRolling);
 
   if (!isPlane) {
     const MassProperties unit = unitDensityMassProperties(desc.shape);

@@ -69,6 +69,7 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
   problem.blocks.resize(contacts.size());
   extras.frames.resize(contacts.size());
   extras.impactClosing.assign(contacts.size(), 0.0);
+  extras.rollingArm.resize(contacts.size());
 
   // M^-1 per dynamic body, once per step (eq. 58-59), rather than per contact. This and the
   // contact loop below write each body's or contact's own entries only, so they run in parallel
@@ -124,10 +125,11 @@ void buildContactProblem(const AssemblyInput& input, const std::vector<BodyConta
       if (impact && gap > 0.0) extras.impactClosing[k] = (1.0 + restitution) * gap;
       block.b = free + extra;
 
-      // Pair friction: sqrt(a b) for mu and mu_tau (a combination that lets a frictionless body stay
-      // frictionless); eq. 16 with mu_s = mu_t (isotropic Coulomb).
+      // Pair friction: sqrt(a b) for mu, mu_tau and mu_rolling (a combination that lets a frictionless
+      // body stay frictionless); eq. 16 with mu_s = mu_t (isotropic Coulomb).
       const double mu = std::sqrt(bodyA.mu * bodyB.mu);
       block.friction = Vec3(mu, mu, std::sqrt(bodyA.muTorsion * bodyB.muTorsion));
+      extras.rollingArm[k] = std::sqrt(bodyA.muRolling * bodyB.muRolling);
       block.diagonalA = diagonalOfA(block, problem.inverseMass);
     }
   });

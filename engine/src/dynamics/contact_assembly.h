@@ -28,6 +28,7 @@ Vec4 relativeContactVelocity(const Body& bodyA, const Body& bodyB, const Vec3& p
 struct ContactExtras {
   std::vector<Mat3> frames;            // columns n, t, s
   std::vector<double> impactClosing;   // (1 + eps) g for an impact detected at gap g > 0, else 0
+  std::vector<double> rollingArm;      // the pair's mu_rolling (rolling_resistance.h)
 };
 
 // Runs on `pool` (serially when null), with the same result for any thread count.

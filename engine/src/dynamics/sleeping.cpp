@@ -8,9 +8,29 @@
 
 namespace contactlab {
 
+namespace {
+
+// The farthest any point of the body's bounding sphere got from where it was in the rest pose: the
+// move of its centre plus the turn's angle times the sphere's radius.
+double farthestPointMove(const Body& body, const Vec3& restPosition, const Quat& restOrientation) {
+  const double turn = body.orientation.angularDistance(restOrientation);
+  return (body.position - restPosition).norm() + turn * boundingRadius(body.shape);
+}
+
+}  // namespace
+
+void SleepTracker::beginRest(const Body& body, int i) {
+  restTime_[i] = 0.0;
+  restPosition_[i] = body.position;
+  restOrientation_[i] = body.orientation;
+}
+
 void SleepTracker::reset(std::vector<Body>& bodies) {
   for (Body& body : bodies) body.asleep = false;
   restTime_.assign(bodies.size(), 0.0);
+  restPosition_.resize(bodies.size());
+  restOrientation_.resize(bodies.size());
+  for (std::size_t i = 0; i < bodies.size(); ++i) beginRest(bodies[i], static_cast<int>(i));
   sleepingIsland_.assign(bodies.size(), -1);
   islandBodies_.assign(bodies.size(), {});
   sleepingCount_ = 0;
@@ -19,15 +39,16 @@ void SleepTracker::reset(std::vector<Body>& bodies) {
 void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bodyOfSlot, const ContactIslands& islands,
                           const std::vector<BodyContact>& contacts, double dt, const SleepThresholds& thresholds) {
   if (restTime_.size() != bodies.size()) reset(bodies);
+  const double farthestMove = thresholds.pointSpeed * thresholds.restTime;
   for (const int index : bodyOfSlot) {
     const Body& body = bodies[index];
     if (body.asleep) continue;
-    if (body.coupled) {  // stepped with a deformable island, which does not sleep
-      restTime_[index] = 0.0;
-      continue;
-    }
-    const double pointSpeed = body.velocity.norm() + body.angularVelocity.norm() * boundingRadius(body.shape);
-    restTime_[index] = pointSpeed < thresholds.pointSpeed ? restTime_[index] + dt : 0.0;
+    // A body stepped with a deformable island (which does not sleep), or one that got too far: its
+    // rest begins again from here.
+    if (body.coupled || farthestPointMove(body, restPosition_[index], restOrientation_[index]) > farthestMove)
+      beginRest(body, index);
+    else
+      restTime_[index] += dt;
   }
   for (int island = 0; island < islands.count(); ++island) {
     const auto slots = islands.slots(island);
@@ -64,7 +85,8 @@ void SleepTracker::update(std::vector<Body>& bodies, const std::vector<int>& bod
 
 std::vector<Continuation::Rest> SleepTracker::rest() const {
   std::vector<Continuation::Rest> out(restTime_.size());
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = {restTime_[i], sleepingIsland_[i]};
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = {restTime_[i], sleepingIsland_[i], restPosition_[i], restOrientation_[i]};
   return out;
 }
 
@@ -76,6 +98,8 @@ void SleepTracker::setRest(std::vector<Body>& bodies, const std::vector<Continua
                                 std::to_string(bodies.size()) + " bodies");
   for (std::size_t i = 0; i < rest.size(); ++i) {
     restTime_[i] = rest[i].time;
+    restPosition_[i] = rest[i].position;
+    restOrientation_[i] = rest[i].orientation;
     const int first = rest[i].asleepWith;
     if (first < 0) continue;
     if (first >= static_cast<int>(bodies.size()) || rest[first].asleepWith != first || !bodies[i].isDynamic())
@@ -97,7 +121,7 @@ bool SleepTracker::wake(std::vector<Body>& bodies, int body) {
   for (const int index : members) {
     bodies[index].asleep = false;
     sleepingIsland_[index] = -1;
-    restTime_[index] = 0.0;
+    beginRest(bodies[index], index);
   }
   sleepingCount_ -= static_cast<int>(members.size());
   members.clear();

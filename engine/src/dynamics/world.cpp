@@ -16,6 +16,7 @@
 #include "deformable/mixed_islands.h"
 #include "dynamics/body_setup.h"
 #include "dynamics/contact_anchors.h"
+#include "dynamics/rolling_resistance.h"
 #include "dynamics/contact_assembly.h"
 #include "dynamics/island_solve.h"
 #include "dynamics/moreau_midpoint.h"
@@ -53,6 +54,7 @@ struct World::Impl {
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
   std::vector<ContactSlip> slips;  // per contact: its slip since it last slid (contact_anchors.h)
   std::vector<Vec4> anchorBias;    // per contact: what biasTowardAnchors added to b
+  Eigen::VectorXd response;        // per slot: M^-1 J^T lambda, then the rolling resistance's too
   std::vector<char> known;         // warmStart's: per contact, whether the cache knows its features
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
@@ -71,6 +73,7 @@ struct World::Impl {
   void warmStart();
   void anchorContacts();
   void advanceAnchors(const Eigen::VectorXd& response);
+  void resistRolling();
   void solve();
   void storeImpulses();
   const Eigen::VectorXd& applyContactResponse();
@@ -174,9 +177,10 @@ void World::Impl::step() {
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
-    const Eigen::VectorXd& response = applyContactResponse();  // M^-1 J^T lambda
+    response = applyContactResponse();  // M^-1 J^T lambda
     advanceAnchors(response);
     storeImpulses();  // for the next step's warm start and anchors
+    resistRolling();  // rolling_resistance.h: after the solve, into the response
     integrateVelocities(bodies, bodyOfSlot, freeVelocity, response, pool.get());  // eq. 42b
     finishPositions(bodies, dt, pool.get());                                        // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
@@ -290,6 +294,10 @@ void World::Impl::anchorContacts() { biasTowardAnchors(slips, dt, problem, ancho
 
 void World::Impl::advanceAnchors(const Eigen::VectorXd& response) {
   advanceSlips(problem, lambda, response, anchorBias, dt, slips);
+}
+
+void World::Impl::resistRolling() {
+  contactlab::resistRolling(problem, lambda, extras.rollingArm, freeVelocity, response);
 }
 
 void World::Impl::solve() {
@@ -540,13 +548,13 @@ Scene World::snapshot() const {
   for (const Body& body : impl_->bodies) {
     if (body.isDeformable()) {
       BodyDesc desc = impl_->deformables.describe(body.deformable);
-      desc.material = {body.mu, body.muTorsion, body.restitution};
+      desc.material = {body.mu, body.muTorsion, body.restitution, body.muRolling};
       scene.bodies.push_back(std::move(desc));
       continue;
     }
     BodyDesc desc = describeBody(body, impl_->time, impl_->dt);
     // Resolved materials, so the snapshot does not depend on the scene defaults it is loaded with.
-    desc.material = {body.mu, body.muTorsion, body.restitution};
+    desc.material = {body.mu, body.muTorsion, body.restitution, body.muRolling};
     scene.bodies.push_back(std::move(desc));
   }
   scene.continuation = impl_->continuation();
@@ -556,13 +564,15 @@ Scene World::snapshot() const {
 void World::setFrictionDefaults(const FrictionDefaults& defaults) {
   if (!(defaults.mu >= 0.0 && std::isfinite(defaults.mu)) ||
       !(defaults.muTorsion >= 0.0 && std::isfinite(defaults.muTorsion)) ||
-      !(defaults.restitution >= 0.0 && std::isfinite(defaults.restitution)))
+      !(defaults.restitution >= 0.0 && std::isfinite(defaults.restitution)) ||
+      !(defaults.muRolling >= 0.0 && std::isfinite(defaults.muRolling)))
     throw std::invalid_argument("friction coefficients and restitution must be non-negative and finite");
   impl_->frictionDefaults = defaults;
   for (Body& body : impl_->bodies) {
     body.mu = body.sceneMaterial.mu.value_or(defaults.mu);
     body.muTorsion = body.sceneMaterial.muTorsion.value_or(defaults.muTorsion);
     body.restitution = body.sceneMaterial.restitution.value_or(defaults.restitution);
+    body.muRolling = body.sceneMaterial.muRolling.value_or(defaults.muRolling);
   }
   impl_->sleep.reset(impl_->bodies);  // a box asleep on a slope may slide now
 }

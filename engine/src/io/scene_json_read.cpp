@@ -233,6 +233,7 @@ MaterialOverride readMaterial(const ObjectReader& object) {
   MaterialOverride m;
   if (object.has("mu")) m.mu = object.nonNegative("mu");
   if (object.has("mu_torsion")) m.muTorsion = object.nonNegative("mu_torsion");
+  if (object.has("mu_rolling")) m.muRolling = object.nonNegative("mu_rolling");
   if (object.has("restitution")) {
     m.restitution = object.nonNegative("restitution");
     if (*m.restitution > 1.0) object.fail(object.keyPath("restitution"), "must not exceed 1 (it would add energy)");
@@ -244,7 +245,7 @@ FrictionDefaults readFriction(const ObjectReader& friction) {
   const MaterialOverride given = readMaterial(friction);
   const FrictionDefaults defaults;
   return {given.mu.value_or(defaults.mu), given.muTorsion.value_or(defaults.muTorsion),
-          given.restitution.value_or(defaults.restitution)};
+          given.restitution.value_or(defaults.restitution), given.muRolling.value_or(defaults.muRolling)};
 }
 
 // The "deformable" object of a body (DeformableDesc, body.h). Kept in a namespace named after this
@@ -339,7 +340,7 @@ BodyDesc readPlaneBody(const json& value, const std::string& path, const std::st
   if (value.contains("deformable"))
     failAt(source, path + ".deformable", "a plane is a static half-space and cannot be deformable");
   const ObjectReader body(value, path, source,
-                          {"name", "shape", "normal", "offset", "static", "mu", "mu_torsion", "restitution"});
+                          {"name", "shape", "normal", "offset", "static", "mu", "mu_torsion", "restitution", "mu_rolling"});
   body.require("normal", "for a plane");
   body.require("offset", "for a plane");
   if (body.has("static") && !body.flag("static"))
@@ -402,7 +403,8 @@ BodyDesc readSolidBody(const json& value, const std::string& path, const std::st
   else keys.push_back("radius");
   if (shapeName == "capsule") keys.push_back("length");
   keys.insert(keys.end(), {"position", "orientation", "velocity", "angular_velocity", "density", "mass", "mu",
-                           "mu_torsion", "restitution", "static", "kinematic", "velocity_schedule", "deformable"});
+                           "mu_torsion", "restitution", "mu_rolling", "static", "kinematic", "velocity_schedule",
+                           "deformable"});
   const ObjectReader body(value, path, source, keys);
   BodyDesc desc;
   if (body.has("name")) desc.name = body.text("name");
@@ -473,27 +475,33 @@ long long integerAt(const json& value, const std::string& path, const std::strin
 //   contacts:    [body a, body b, feature, normal, tangential x y z, torsion, slip x y z, point x y z]
 //   constraints: [10 pair indices, pair feature, kinetic 0|1, direction x y, lambda estimate,
 //                 lambda history 0 1, history count, kinetic force x y, multipliers n t1 t2]
-//   rest:        [time, asleep with] per body (asleep with: the first body of its sleeping island, -1 awake)
+//   rest:        [time, asleep with, rest position x y z, rest orientation w x y z] per body (asleep
+//                with: the first body of its sleeping island, -1 awake; the pose where its rest began).
+//                A row of the first two only (files written before the rest pose was kept) begins
+//                the rest where the file puts the body.
 Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDesc>& bodies, const std::string& source) {
   const ObjectReader object(top.raw("continuation"), "continuation", source, {"contacts", "constraints", "rest"});
   const long long lastBody = static_cast<long long>(bodies.size()) - 1;
   constexpr long long kLargestFeature = 0xffffffffLL;
-  const auto rows = [&](const char* key, std::size_t length, auto&& readRow) {
+  // Rows of `length` numbers each, or of `shorter` where a row may leave out its tail (0: it may not).
+  const auto rows = [&](const char* key, std::size_t length, std::size_t shorter, auto&& readRow) {
     if (!object.has(key)) return;
     const json& list = object.array(key);
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string path = object.keyPath(key) + "[" + std::to_string(i) + "]";
-      if (!list[i].is_array() || list[i].size() != length)
-        failAt(source, path, "expected a row of " + std::to_string(length) + " numbers, got " + describe(list[i]));
+      if (!list[i].is_array() || (list[i].size() != length && (shorter == 0 || list[i].size() != shorter)))
+        failAt(source, path,
+               "expected a row of " + std::to_string(length) + (shorter ? " or " + std::to_string(shorter) : "") +
+                   " numbers, got " + describe(list[i]));
       const auto number = [&](std::size_t j) { return object.numberAt(list[i][j], path + "[" + std::to_string(j) + "]"); };
       const auto integer = [&](std::size_t j, long long lowest, long long highest) {
         return integerAt(list[i][j], path + "[" + std::to_string(j) + "]", source, lowest, highest);
       };
-      readRow(number, integer);
+      readRow(number, integer, list[i].size());
     }
   };
   Continuation out;
-  rows("contacts", 14, [&](auto&& number, auto&& integer) {
+  rows("contacts", 14, 0, [&](auto&& number, auto&& integer, std::size_t) {
     Continuation::Contact& c = out.contacts.emplace_back();
     c.bodyA = static_cast<int>(integer(0, 0, lastBody));
     c.bodyB = static_cast<int>(integer(1, 0, lastBody));
@@ -504,7 +512,7 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
     c.slip = Vec3(number(8), number(9), number(10));
     c.point = Vec3(number(11), number(12), number(13));
   });
-  rows("constraints", 23, [&](auto&& number, auto&& integer) {
+  rows("constraints", 23, 0, [&](auto&& number, auto&& integer, std::size_t) {
     Continuation::Constraint& c = out.constraints.emplace_back();
     for (std::size_t j = 0; j < c.pair.size(); ++j)
       c.pair[j] = static_cast<int>(integer(j, -1, std::numeric_limits<int>::max()));
@@ -517,10 +525,20 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
     c.kineticForce = {number(18), number(19)};
     c.multipliers = Vec3(number(20), number(21), number(22));
   });
-  rows("rest", 2, [&](auto&& number, auto&& integer) {
+  rows("rest", 9, 2, [&](auto&& number, auto&& integer, std::size_t length) {
     Continuation::Rest& r = out.rest.emplace_back();
     r.time = number(0);
     r.asleepWith = static_cast<int>(integer(1, -1, lastBody));
+    const std::size_t body = out.rest.size() - 1;
+    if (length == 2) {
+      if (body < bodies.size()) r.position = bodies[body].position, r.orientation = bodies[body].orientation;
+      return;
+    }
+    r.position = Vec3(number(2), number(3), number(4));
+    const Quat orientation(number(5), number(6), number(7), number(8));
+    if (orientation.norm() < 1e-6)
+      failAt(source, object.keyPath("rest") + "[" + std::to_string(body) + "]", "has a zero rest orientation");
+    r.orientation = orientation.normalized();
   });
   if (!out.rest.empty() && out.rest.size() != bodies.size())
     object.fail(object.keyPath("rest"), "has " + std::to_string(out.rest.size()) + " rows for " +
@@ -547,7 +565,7 @@ Scene parseSceneJson(const std::string& text, const std::string& source) {
   if (top.has("dt")) scene.dt = top.positive("dt");
   if (top.has("friction"))
     scene.friction =
-        readFriction(ObjectReader(top.raw("friction"), "friction", source, {"mu", "mu_torsion", "restitution"}));
+        readFriction(ObjectReader(top.raw("friction"), "friction", source, {"mu", "mu_torsion", "restitution", "mu_rolling"}));
   top.require("bodies", "at the top level");
   const json& bodies = top.array("bodies");
   for (std::size_t i = 0; i < bodies.size(); ++i)

@@ -38,6 +38,7 @@ void writeMaterial(const MaterialOverride& material, json& body) {
   if (material.mu) body["mu"] = *material.mu;
   if (material.muTorsion) body["mu_torsion"] = *material.muTorsion;
   if (material.restitution) body["restitution"] = *material.restitution;
+  if (material.muRolling) body["mu_rolling"] = *material.muRolling;
 }
 
 // Kept in a namespace named after this file so that unity batches see no clash of helper names.
@@ -120,7 +121,9 @@ std::string continuationToJson(const Continuation& continuation) {
     constraints.push_back(std::move(row));
   }
   std::vector<json> rest;
-  for (const Continuation::Rest& r : continuation.rest) rest.push_back({r.time, r.asleepWith});
+  for (const Continuation::Rest& r : continuation.rest)
+    rest.push_back({r.time, r.asleepWith, r.position.x(), r.position.y(), r.position.z(), r.orientation.w(),
+                    r.orientation.x(), r.orientation.y(), r.orientation.z()});
   return "{\n    \"contacts\": " + linePerElement(contacts, "    ") + ",\n    \"constraints\": " +
          linePerElement(constraints, "    ") + ",\n    \"rest\": " + linePerElement(rest, "    ") + "\n  }";
 }
@@ -130,7 +133,8 @@ std::string continuationToJson(const Continuation& continuation) {
 std::string sceneToJson(const Scene& scene) {
   const json friction = {{"mu", scene.friction.mu},
                          {"mu_torsion", scene.friction.muTorsion},
-                         {"restitution", scene.friction.restitution}};
+                         {"restitution", scene.friction.restitution},
+                         {"mu_rolling", scene.friction.muRolling}};
   // One body per line keeps files of thousands of bodies readable and diffable; a fully indented
   // dump would put every number on its own line.
   std::string out = "{\n  \"gravity\": " + toJson(scene.gravity).dump() + ",\n  \"dt\": " + json(scene.dt).dump() +

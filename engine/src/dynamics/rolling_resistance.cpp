@@ -1,0 +1,42 @@
+#include "dynamics/rolling_resistance.h"
+
+#include <cmath>
+
+namespace contactlab {
+
+void resistRolling(const ContactProblem& problem, const Eigen::VectorXd& lambda, const std::vector<double>& arm,
+                   const std::vector<Vec6>& freeVelocity, Eigen::VectorXd& response) {
+  for (int k = 0; k < problem.numContacts(); ++k) {
+    const double largest = arm[k] * lambda[4 * k + kNormal];
+    if (!(largest > 0.0)) continue;
+    const ContactBlock& block = problem.blocks[k];
+    const int a = block.slotA, b = block.slotB;
+    // The relative angular velocity after the solve, and I_i^-1 + I_j^-1.
+    Vec3 relative = Vec3::Zero();
+    Mat3 invInertia = Mat3::Zero();
+    if (b >= 0) {
+      relative += freeVelocity[b].tail<3>() + response.segment<3>(6 * b + 3);
+      invInertia += problem.inverseMass[b].invInertiaWorld;
+    }
+    if (a >= 0) {
+      relative -= freeVelocity[a].tail<3>() + response.segment<3>(6 * a + 3);
+      invInertia += problem.inverseMass[a].invInertiaWorld;
+    }
+    // The tangent plane's axes C = [t s]; the rolling is C^T w_rel, and an angular impulse C p on
+    // body j (minus it on body i) changes it by K p with K = C^T (I_i^-1 + I_j^-1) C, positive
+    // definite since one body at least moves.
+    const auto axes = block.frame.rightCols<2>();
+    const Eigen::Vector2d rolling = axes.transpose() * relative;
+    if (rolling.isZero(0.0)) continue;
+    const Eigen::Matrix<double, 3, 2> invInertiaAxes = invInertia * axes;
+    const Eigen::Matrix2d k2 = axes.transpose() * invInertiaAxes;
+    Eigen::Vector2d impulse = -(k2.inverse() * rolling);
+    const double squaredSize = impulse.squaredNorm();
+    if (squaredSize > largest * largest) impulse *= largest / std::sqrt(squaredSize);
+    const Vec3 angular = axes * impulse;
+    if (b >= 0) response.segment<3>(6 * b + 3) += problem.inverseMass[b].invInertiaWorld * angular;
+    if (a >= 0) response.segment<3>(6 * a + 3) -= problem.inverseMass[a].invInertiaWorld * angular;
+  }
+}
+
+}  // namespace contactlab
