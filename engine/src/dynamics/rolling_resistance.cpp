@@ -4,22 +4,24 @@
 
 namespace contactlab {
 
-void resistRolling(const ContactProblem& problem, const Eigen::VectorXd& lambda, const std::vector<double>& arm,
-                   const std::vector<Vec6>& freeVelocity, Eigen::VectorXd& response) {
+void resistRolling(const std::vector<double>& normalImpulse, const std::vector<double>& arm,
+                   std::vector<Vec6>& freeVelocity, Eigen::VectorXd& velocityChange, ContactProblem& problem) {
+  velocityChange.setZero(6 * problem.numSlots);
+  bool changed = false;
   for (int k = 0; k < problem.numContacts(); ++k) {
-    const double largest = arm[k] * lambda[4 * k + kNormal];
+    const double largest = arm[k] * normalImpulse[k];
     if (!(largest > 0.0)) continue;
     const ContactBlock& block = problem.blocks[k];
     const int a = block.slotA, b = block.slotB;
-    // The relative angular velocity after the solve, and I_i^-1 + I_j^-1.
+    // The relative angular velocity, and I_i^-1 + I_j^-1.
     Vec3 relative = Vec3::Zero();
     Mat3 invInertia = Mat3::Zero();
     if (b >= 0) {
-      relative += freeVelocity[b].tail<3>() + response.segment<3>(6 * b + 3);
+      relative += freeVelocity[b].tail<3>();
       invInertia += problem.inverseMass[b].invInertiaWorld;
     }
     if (a >= 0) {
-      relative -= freeVelocity[a].tail<3>() + response.segment<3>(6 * a + 3);
+      relative -= freeVelocity[a].tail<3>();
       invInertia += problem.inverseMass[a].invInertiaWorld;
     }
     // The tangent plane's axes C = [t s]; the rolling is C^T w_rel, and an angular impulse C p on
@@ -34,9 +36,21 @@ void resistRolling(const ContactProblem& problem, const Eigen::VectorXd& lambda,
     const double squaredSize = impulse.squaredNorm();
     if (squaredSize > largest * largest) impulse *= largest / std::sqrt(squaredSize);
     const Vec3 angular = axes * impulse;
-    if (b >= 0) response.segment<3>(6 * b + 3) += problem.inverseMass[b].invInertiaWorld * angular;
-    if (a >= 0) response.segment<3>(6 * a + 3) -= problem.inverseMass[a].invInertiaWorld * angular;
+    if (b >= 0) {
+      const Vec3 change = problem.inverseMass[b].invInertiaWorld * angular;
+      freeVelocity[b].tail<3>() += change;
+      velocityChange.segment<3>(6 * b + 3) += change;
+    }
+    if (a >= 0) {
+      const Vec3 change = problem.inverseMass[a].invInertiaWorld * angular;
+      freeVelocity[a].tail<3>() -= change;
+      velocityChange.segment<3>(6 * a + 3) -= change;
+    }
+    changed = true;
   }
+  if (!changed) return;
+  if (!problem.freeVelocity.empty()) problem.freeVelocity = freeVelocity;
+  for (ContactBlock& block : problem.blocks) block.b += jacobianTimes(block, velocityChange);
 }
 
 }  // namespace contactlab

@@ -4,16 +4,18 @@
 // level floor forever, and a heap's balls roll off it at a few cm/s, never sleep and, long after,
 // wake the heap by bumping into it. Real contacts deform a little, and the normal force sits a small
 // distance b ahead of the contact point, a torque b lambda_n that opposes the rolling (b is the
-// `mu_rolling` of a material, a length as mu_torsion is; MuJoCo's rolling friction and Bullet's
-// rolling friction are this torque, Box2D's rolling resistance too).
+// `mu_rolling` of a material, a length as mu_torsion is; MuJoCo's and Bullet's rolling friction and
+// Box2D's rolling resistance are this torque).
 //
-// It is applied after the contact solve, as a step of its own (operator splitting): each contact
-// with lambda_n > 0 takes the angular impulse P, in its tangent plane, that stops the relative
-// rolling of its two bodies, w_rel - n (n . w_rel), clipped to |P| <= b lambda_n, contact by contact
-// in their order (Gauss-Seidel: a ball's later contacts see what its earlier ones took). The sliding
-// friction the solve found is left as it is; the slip the lost rolling leaves at the contact is the
-// next step's solve's to take up, as a ball's friction turns its lost spin into lost speed. A ball
-// of radius r rolling on a level floor then slows by (5/7) g b / r (docs/pipeline.md).
+// It acts before the contact solve, on the free velocities, as an impulse from outside the contact
+// problem (operator splitting): each contact, in turn, takes the angular impulse in its tangent
+// plane that stops its bodies' relative rolling, w_rel - n (n . w_rel), clipped to b times its
+// normal impulse of the last step (Gauss-Seidel: a ball's later contacts see what its earlier ones
+// took). The solve then finds the contact impulses for the velocities that leaves, so its
+// non-penetration and friction hold at the end of the step as they would without it. (Applied after
+// the solve instead, the change of a rocking box's spin moved its corners into the boxes below, and
+// a 20-row pyramid gained energy and came apart.) A ball of radius r rolling on a level floor slows
+// by (5/7) g b / r (tests/dynamics/rolling_resistance_test.cpp).
 #include <vector>
 
 #include "contactlab/math.h"
@@ -21,10 +23,10 @@
 
 namespace contactlab {
 
-// `lambda` the solve's impulses (4 per contact), `arm` b per contact (metres; 0: no resistance),
-// `freeVelocity` u_free per slot; `response` (M^-1 J^T lambda per slot, 6 each) gains the angular
-// velocity changes of the rolling impulses.
-void resistRolling(const ContactProblem& problem, const Eigen::VectorXd& lambda, const std::vector<double>& arm,
-                   const std::vector<Vec6>& freeVelocity, Eigen::VectorXd& response);
+// `normalImpulse` and `arm` (b, metres; 0: no resistance) per contact of `problem`; `freeVelocity`
+// (6 per slot, the problem's own copy too) takes the rolling impulses, `velocityChange` (6 per slot)
+// is what they changed, and each contact's b takes J times it (eq. 22: b = J u_free + ...).
+void resistRolling(const std::vector<double>& normalImpulse, const std::vector<double>& arm,
+                   std::vector<Vec6>& freeVelocity, Eigen::VectorXd& velocityChange, ContactProblem& problem);
 
 }  // namespace contactlab

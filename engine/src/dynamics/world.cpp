@@ -54,7 +54,8 @@ struct World::Impl {
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
   std::vector<ContactSlip> slips;  // per contact: its slip since it last slid (contact_anchors.h)
   std::vector<Vec4> anchorBias;    // per contact: what biasTowardAnchors added to b
-  Eigen::VectorXd response;        // per slot: M^-1 J^T lambda, then the rolling resistance's too
+  std::vector<double> lastNormal;  // per contact: its normal impulse of the last step (0: new)
+  Eigen::VectorXd rollingChange;   // per slot: what resistRolling changed in the free velocity
   std::vector<char> known;         // warmStart's: per contact, whether the cache knows its features
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
@@ -168,7 +169,8 @@ void World::Impl::step() {
   {
     ScopedStageTimer timer(metrics, Stage::Assembly);
     buildProblem();    // J, W, b, mu
-    warmStart();       // lambda and the slips of the contacts seen last step
+    warmStart();       // lambda, slips and last normal impulses of the contacts seen last step
+    resistRolling();   // rolling_resistance.h: u_free and b take the impulses against rolling
     anchorContacts();  // b asks sticking contacts to undo their slip
   }
   {
@@ -177,10 +179,9 @@ void World::Impl::step() {
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
-    response = applyContactResponse();  // M^-1 J^T lambda
+    const Eigen::VectorXd& response = applyContactResponse();  // M^-1 J^T lambda
     advanceAnchors(response);
     storeImpulses();  // for the next step's warm start and anchors
-    resistRolling();  // rolling_resistance.h: after the solve, into the response
     integrateVelocities(bodies, bodyOfSlot, freeVelocity, response, pool.get());  // eq. 42b
     finishPositions(bodies, dt, pool.get());                                        // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
@@ -260,6 +261,7 @@ void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
   slips.assign(problem.numContacts(), ContactSlip{});
   known.assign(problem.numContacts(), 0);
+  lastNormal.assign(problem.numContacts(), 0.0);
   warmStartCache.beginLookups();
   const auto takeImpulse = [&](int k, const CachedImpulse& cached) {
     lambda[4 * k + kNormal] = cached.normal;
@@ -276,16 +278,19 @@ void World::Impl::warmStart() {
     known[k] = cached != nullptr;
     if (!cached) continue;
     slips[k] = {cached->slip};
+    lastNormal[k] = cached->normal;
     if (settings.warmStart) takeImpulse(k, *cached);
   }
-  if (!settings.warmStart) return;
   for (int k = 0; k < problem.numContacts(); ++k) {
     if (known[k]) continue;
     const BodyContact& c = bodyContacts[k];
     const ContactKey key{c.bodyA, c.bodyB, c.contact.feature};
     const CachedImpulse* nearest = warmStartCache.findNearest(key, c.contact.point, kNearestContactRadius);
     if (!nearest) continue;
-    if ((nearest->point - c.contact.point).norm() <= kSamePointRadius) takeImpulse(k, *nearest);
+    const bool samePoint = (nearest->point - c.contact.point).norm() <= kSamePointRadius;
+    if (samePoint) lastNormal[k] = nearest->normal;
+    if (!settings.warmStart) continue;
+    if (samePoint) takeImpulse(k, *nearest);
     else lambda[4 * k + kNormal] = nearest->normal;
   }
 }
@@ -297,7 +302,7 @@ void World::Impl::advanceAnchors(const Eigen::VectorXd& response) {
 }
 
 void World::Impl::resistRolling() {
-  contactlab::resistRolling(problem, lambda, extras.rollingArm, freeVelocity, response);
+  contactlab::resistRolling(lastNormal, extras.rollingArm, freeVelocity, rollingChange, problem);
 }
 
 void World::Impl::solve() {
