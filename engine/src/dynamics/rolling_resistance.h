@@ -15,7 +15,8 @@
 // non-penetration and friction hold at the end of the step as they would without it. (Applied after
 // the solve instead, the change of a rocking box's spin moved its corners into the boxes below, and
 // a 20-row pyramid gained energy and came apart.) A ball of radius r rolling on a level floor slows
-// by (5/7) g b / r (tests/dynamics/rolling_resistance_test.cpp).
+// by (5/7) g b / r (tests/dynamics/rolling_resistance_test.cpp). Contacts solved by the deformable
+// CR solve (with a deformable body, or a rigid body in its island) have none: the paper's model.
 #include <vector>
 
 #include "contactlab/math.h"
