@@ -7,6 +7,8 @@
 #include "collision/contact_generation.h"
 #include "collision/mesh_test_helpers.h"
 #include "collision/narrowphase.h"
+#include "geometry/mesh_library.h"
+#include "support/tetgen_cache.h"
 
 namespace contactlab::testing {
 namespace {
@@ -234,6 +236,28 @@ TEST_F(MeshMeshCrossAndSphere, TravelMissesNoVertexWhosePathComesNear) {
   }
   EXPECT_GT(mustPropose, 100);
   EXPECT_GT(withinMarginOnly, 100) << "the travel should leave out vertices the margin alone would take";
+}
+
+// Two of the funnel's jacks (scale 0.4: arms of radius 0.04 m, 0.4 m tip to tip) whose arms cross
+// at their middles 5 mm deep: B's x arm over A's y arm and B's y arm over A's x arm, B's centre at
+// (0.1, 0.1, 0.075); no other arms come within reach. The arms are 13 cm edges between their ends,
+// so no vertex of either jack lies inside the other: only the points along the long edges
+// (MeshCollisionModel::contactPoints) see the crossings, with the upward normal and the depth.
+TEST(MeshMesh, JacksWhoseArmsCrossAtTheirMiddlesTouch) {
+  const test::TemporaryDirectory cache;
+  const auto jack = namedMeshGeometry("jack", 0.4, test::tetgenSettingsIn(cache));
+  const MeshCollisionModel model = modelOf(jack);
+  ASSERT_GT(model.contactPoints().size(), jack->surface.vertices.size());
+  const Pose poseB = poseOf(Vec3(0.1, 0.1, 0.075));
+  ContactBuffer buffer(0.002, 1e-9);
+  collideMeshMesh(model, Pose{}, model, poseB, buffer);
+  ASSERT_GT(buffer.size(), 0);
+  double deepest = 0.0;
+  for (int i = 0; i < buffer.size(); ++i) {
+    EXPECT_GT(buffer[i].normal.z(), 0.9) << "A pushes B up, at " << buffer[i].point.transpose();
+    deepest = std::min(deepest, buffer[i].gap);
+  }
+  EXPECT_NEAR(deepest, -5e-3, 1.5e-3);  // the arms' faceting and the points' spacing
 }
 
 TEST(MeshMesh, SeparatedMeshesHaveNoContacts) {

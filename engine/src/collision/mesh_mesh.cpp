@@ -12,8 +12,8 @@ namespace contactlab {
 
 namespace {
 
-// Every surface vertex of `mesh` that may touch `other` before the next midpoint, each touching
-// `other` at its nearest surface point: a vertex whose first-order path relative to other (the
+// Every contact point (MeshCollisionModel::contactPoints; "vertex" below) of `mesh` that may touch
+// `other` before the next midpoint, each touching `other` at its nearest surface point: a vertex whose first-order path relative to other (the
 // pair's translation and turns, ContactBuffer::relativeTravel) comes within the point margin of
 // other's solid, as every vertex inside it does. The margin alone (a ball as wide as the whole
 // travel) also holds the vertices moving away or sideways, each costing a nearest-surface-point
@@ -39,7 +39,7 @@ double addVerticesInMesh(const MeshCollisionModel& mesh, const Pose& meshPose, c
                          std::vector<KdopTree::FrontEntry>* front, ContactBuffer& buffer) {
   thread_local std::vector<int> candidates;
   thread_local std::vector<std::uint8_t> isCandidate;
-  const auto& vertices = mesh.geometry().surface.vertices;
+  const auto& vertices = mesh.contactPoints();
   candidates.clear();
   // All zero between calls (the flags set below are cleared after use), so a pair costs what it
   // touches, not the mesh's vertex count.

@@ -20,7 +20,10 @@ class MeshCollisionModel {
   MeshCollisionModel(std::shared_ptr<const MeshGeometry> geometry, int k);
 
   const MeshGeometry& geometry() const { return *geometry_; }
-  const KdopTree& vertexTree() const { return vertexTree_; }      // the surface's vertices
+  // The points by which this mesh touches others (contact_points in mesh_model.cpp): the surface's
+  // vertices, then points along its long edges. Their indices are the contacts' features.
+  const std::vector<Vec3>& contactPoints() const { return contactPoints_; }
+  const KdopTree& vertexTree() const { return vertexTree_; }      // over contactPoints()
   const KdopTree& triangleTree() const { return triangleTree_; }  // the surface's triangles
   const KdopTree& tetrahedronTree() const { return tetrahedronTree_; }
 
@@ -87,9 +90,11 @@ class MeshCollisionModel {
     }
   };
   static std::vector<FacePlanes> tetrahedronFacePlanes(const MeshGeometry& geometry);
+  static std::vector<Vec3> contactPointsOf(const MeshGeometry& geometry);
   std::vector<Kdop> tetrahedronBounds_;  // each tetrahedron's own kDOP, body frame
   std::vector<FacePlanes> tetrahedronFaces_;  // body frame
   double roundingSlack_;
+  std::vector<Vec3> contactPoints_;
   KdopTree vertexTree_;
   KdopTree triangleTree_;
   KdopTree tetrahedronTree_;

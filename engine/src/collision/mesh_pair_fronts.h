@@ -18,7 +18,7 @@ struct MeshPairFronts {
   Mode mode = Mode::Record;
   double recordBelow = 0.0;
   double reach = 0.0;
-  std::vector<KdopTree::FrontEntry> verticesOfA;  // a's surface vertices against b's tetrahedra
+  std::vector<KdopTree::FrontEntry> verticesOfA;  // a's contact points against b's tetrahedra
   std::vector<KdopTree::FrontEntry> verticesOfB;  // b's against a's
 };
 

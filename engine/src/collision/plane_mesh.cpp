@@ -4,7 +4,7 @@
 
 namespace contactlab {
 
-// Every surface vertex below the plane's surface plus the margin, found by the vertex tree's
+// Every contact point below the plane's surface plus the margin, found by the vertex tree's
 // half-space query in the mesh frame, keyed by its vertex index.
 void collidePlaneMesh(const PlaneShape& plane, const Pose&, const MeshCollisionModel& mesh, const Pose& meshPose,
                       ContactBuffer& buffer) {
@@ -14,7 +14,7 @@ void collidePlaneMesh(const PlaneShape& plane, const Pose&, const MeshCollisionM
   const Vec3 bodyNormal = meshPose.rotation.transpose() * normal;
   const double bodyOffset = plane.offset / normalLength - normal.dot(meshPose.position) + buffer.margin();
   mesh.vertexTree().forEachBelowPlane(bodyNormal, bodyOffset, [&](int vertex) {
-    addPlaneBallContact(plane, toWorld(meshPose, mesh.geometry().surface.vertices[vertex]), 0.0,
+    addPlaneBallContact(plane, toWorld(meshPose, mesh.contactPoints()[vertex]), 0.0,
                         static_cast<std::uint32_t>(vertex), buffer);
   });
 }
