@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -32,6 +33,24 @@ TEST_F(MeshModelOfBox, ContainsThePointsOfTheBox) {
 // in and around a box mesh to which a flat tetrahedron (four coplanar corners, a convex square: its
 // face planes bound a half-space) and a negatively oriented one were added, as a hand-built mesh
 // may have them: no shortcut may take a point beside them for inside.
+// Contact points (MeshCollisionModel::contactPoints): the vertices first, in order, then points
+// along the edges longer than six times the median edge, evenly spaced and on the edge.
+TEST(MeshContactPoints, LongEdgesGetEvenlySpacedPointsAndAtMost64Each) {
+  // A 2 x 0.02 x 0.02 bar of 12 triangles: eight edges (four sides, four side diagonals) about 2 m
+  // long, the median edge the 0.028 m diagonal of an end: 2 / 0.17 pieces would be 12 each.
+  const auto bar = test::boxMesh(Vec3(1.0, 0.01, 0.01));
+  const MeshCollisionModel model = testing::modelOf(bar);
+  const auto& points = model.contactPoints();
+  const auto& vertices = bar->surface.vertices;
+  ASSERT_EQ(points.size(), vertices.size() + 8 * 11);
+  for (std::size_t v = 0; v < vertices.size(); ++v) EXPECT_EQ(points[v], vertices[v]);
+  for (std::size_t p = vertices.size(); p < points.size(); ++p)
+    EXPECT_NEAR(std::max(std::abs(points[p].y()), std::abs(points[p].z())), 0.01, 1e-12) << "on the bar's surface";
+  // A 200 m bar: 1,176 pieces per long edge, capped at 65 (64 points).
+  const auto longBar = test::boxMesh(Vec3(100.0, 0.01, 0.01));
+  EXPECT_EQ(testing::modelOf(longBar).contactPoints().size(), longBar->surface.vertices.size() + 8 * 64);
+}
+
 TEST(MeshModel, ContainsAgreesWithTheOrientationTestOnEveryTetrahedron) {
   MeshGeometry mesh = *test::boxMesh(Vec3(0.5, 0.3, 0.2), 2);
   const int first = static_cast<int>(mesh.tetVertices.size());

@@ -85,6 +85,9 @@ std::vector<MeshCollisionModel::FacePlanes> MeshCollisionModel::tetrahedronFaceP
 // times the median edge (points 4 cm apart, seen by 5 mm) cost the funnel's landing 65 % more time
 // instead of 39 % (docs/benchmarks.md).
 constexpr double kEdgeSampleSpacing = 6.0;
+// A mesh whose edges differ by orders of magnitude (a large ground slab around a finely detailed
+// object) would otherwise put thousands of points on each long edge.
+constexpr int kMostPointsPerEdge = 64;
 
 std::vector<Vec3> MeshCollisionModel::contactPointsOf(const MeshGeometry& geometry) {
   const auto& vertices = geometry.surface.vertices;
@@ -104,7 +107,7 @@ std::vector<Vec3> MeshCollisionModel::contactPointsOf(const MeshGeometry& geomet
   const double spacing = kEdgeSampleSpacing * sorted[sorted.size() / 2];
   for (std::size_t e = 0; e < edges.size(); ++e) {
     if (!(lengths[e] > spacing)) continue;
-    const int pieces = static_cast<int>(std::ceil(lengths[e] / spacing));
+    const int pieces = static_cast<int>(std::min<double>(std::ceil(lengths[e] / spacing), kMostPointsPerEdge + 1));
     const Vec3 &from = vertices[edges[e].first], &to = vertices[edges[e].second];
     for (int i = 1; i < pieces; ++i) points.push_back(from + (to - from) * (static_cast<double>(i) / pieces));
   }
