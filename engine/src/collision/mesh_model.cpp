@@ -8,6 +8,7 @@
 
 #include "collision/triangle_geometry.h"
 #include "geometry/shape_geometry.h"
+#include "geometry/tet_mesh.h"
 
 namespace contactlab {
 
@@ -91,12 +92,7 @@ constexpr int kMostPointsPerEdge = 64;
 
 std::vector<Vec3> MeshCollisionModel::contactPointsOf(const MeshGeometry& geometry) {
   const auto& vertices = geometry.surface.vertices;
-  std::vector<std::pair<int, int>> edges;
-  for (const auto& [a, b, c] : geometry.surface.triangles)
-    for (const auto& [p, q] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}})
-      edges.emplace_back(std::min(p, q), std::max(p, q));
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  const std::vector<std::array<int, 2>> edges = uniqueEdges(geometry.surface.triangles);
   std::vector<Vec3> points = vertices;
   if (edges.empty()) return points;
   std::vector<double> lengths;
@@ -108,7 +104,7 @@ std::vector<Vec3> MeshCollisionModel::contactPointsOf(const MeshGeometry& geomet
   for (std::size_t e = 0; e < edges.size(); ++e) {
     if (!(lengths[e] > spacing)) continue;
     const int pieces = static_cast<int>(std::min<double>(std::ceil(lengths[e] / spacing), kMostPointsPerEdge + 1));
-    const Vec3 &from = vertices[edges[e].first], &to = vertices[edges[e].second];
+    const Vec3 &from = vertices[edges[e][0]], &to = vertices[edges[e][1]];
     for (int i = 1; i < pieces; ++i) points.push_back(from + (to - from) * (static_cast<double>(i) / pieces));
   }
   return points;

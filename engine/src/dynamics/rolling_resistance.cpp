@@ -1,14 +1,12 @@
 #include "dynamics/rolling_resistance.h"
 
 #include <cmath>
-#include <cstdint>
 
 namespace contactlab {
 
 void resistRolling(const std::vector<double>& normalImpulse, const std::vector<double>& arm,
                    std::vector<Vec6>& freeVelocity, Eigen::VectorXd& velocityChange, ContactProblem& problem) {
   velocityChange.setZero(6 * problem.numSlots);
-  std::vector<std::uint8_t> changed(problem.numSlots, 0);
   bool any = false;
   for (int k = 0; k < problem.numContacts(); ++k) {
     const double largest = arm[k] * normalImpulse[k];
@@ -42,13 +40,11 @@ void resistRolling(const std::vector<double>& normalImpulse, const std::vector<d
       const Vec3 change = problem.inverseMass[b].invInertiaWorld * angular;
       freeVelocity[b].tail<3>() += change;
       velocityChange.segment<3>(6 * b + 3) += change;
-      changed[b] = 1;
     }
     if (a >= 0) {
       const Vec3 change = problem.inverseMass[a].invInertiaWorld * angular;
       freeVelocity[a].tail<3>() -= change;
       velocityChange.segment<3>(6 * a + 3) -= change;
-      changed[a] = 1;
     }
     any = true;
   }
@@ -56,9 +52,9 @@ void resistRolling(const std::vector<double>& normalImpulse, const std::vector<d
   if (!problem.freeVelocity.empty()) problem.freeVelocity = freeVelocity;
   // Only the contacts of bodies it turned: the others' b keep their bits (an island the resistance
   // left alone is solved as it would have been without it).
+  const auto turned = [&](int slot) { return slot >= 0 && !velocityChange.segment<3>(6 * slot + 3).isZero(0.0); };
   for (ContactBlock& block : problem.blocks)
-    if ((block.slotA >= 0 && changed[block.slotA]) || (block.slotB >= 0 && changed[block.slotB]))
-      block.b += jacobianTimes(block, velocityChange);
+    if (turned(block.slotA) || turned(block.slotB)) block.b += jacobianTimes(block, velocityChange);
 }
 
 }  // namespace contactlab

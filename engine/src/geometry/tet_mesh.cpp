@@ -46,6 +46,16 @@ bool sameSide(const TetMesh& mesh, const FaceUse& a, const FaceUse& b) {
 }  // namespace
 }  // namespace tet_mesh_impl
 
+std::vector<std::array<int, 2>> uniqueEdges(const std::vector<std::array<int, 3>>& triangles) {
+  std::vector<std::array<int, 2>> edges;
+  edges.reserve(3 * triangles.size());
+  for (const auto& tri : triangles)
+    for (int k = 0; k < 3; ++k) edges.push_back({std::min(tri[k], tri[(k + 1) % 3]), std::max(tri[k], tri[(k + 1) % 3])});
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return edges;
+}
+
 TetBoundary extractBoundary(const TetMesh& mesh, const std::string& source) {
   using tet_mesh_impl::FaceUse;
   using tet_mesh_impl::kOutwardFaces;
@@ -100,13 +110,8 @@ TetBoundary extractBoundary(const TetMesh& mesh, const std::string& source) {
   TetBoundary boundary;
   boundary.triangles.reserve(boundaryFaces.size());
   for (const FaceUse* use : boundaryFaces) boundary.triangles.push_back(tet_mesh_impl::orientedFace(mesh, *use));
-  for (const auto& tri : boundary.triangles)
-    for (int k = 0; k < 3; ++k) {
-      boundary.edges.push_back({std::min(tri[k], tri[(k + 1) % 3]), std::max(tri[k], tri[(k + 1) % 3])});
-      boundary.vertices.push_back(tri[k]);
-    }
-  std::sort(boundary.edges.begin(), boundary.edges.end());
-  boundary.edges.erase(std::unique(boundary.edges.begin(), boundary.edges.end()), boundary.edges.end());
+  boundary.edges = uniqueEdges(boundary.triangles);
+  for (const auto& tri : boundary.triangles) boundary.vertices.insert(boundary.vertices.end(), tri.begin(), tri.end());
   std::sort(boundary.vertices.begin(), boundary.vertices.end());
   boundary.vertices.erase(std::unique(boundary.vertices.begin(), boundary.vertices.end()), boundary.vertices.end());
   return boundary;

@@ -22,6 +22,9 @@ struct TetBoundary {
   std::vector<int> vertices;
 };
 
+// The edges of `triangles`, each once as (a, b) with a < b, sorted.
+std::vector<std::array<int, 2>> uniqueEdges(const std::vector<std::array<int, 3>>& triangles);
+
 // Throws MeshError naming `source` when a tetrahedron has an index out of range or is not positively
 // oriented (volume <= 0), or when a face is shared by more than two tetrahedra or by two on the
 // same side of it (overlapping tetrahedra).

@@ -21,7 +21,7 @@ void BlockSparseMatrix3::assign(int blockRows, std::vector<Entry> entries) {
                                   std::to_string(e.column) + ") outside a " + std::to_string(blockRows) +
                                   "-block matrix");
   if (samePositionsAsLast(blockRows, entries)) {
-    for (Mat3& block : blocks_) block.setZero();  // the diagonal blocks no entry reaches stay zero
+    setZeroValues();  // the diagonal blocks no entry reaches stay zero
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const int target = lastTarget_[i];
       if (target < 0) blocks_[~target] = entries[i].block;
