@@ -76,6 +76,18 @@ std::string outputPath(std::string_view flag, std::string_view text) {
   return std::string(text);
 }
 
+void checkSceneParams(const std::string& scene, const SceneParams& params) {
+  const SceneEntry* entry = findBuiltinScene(scene);
+  for (const auto& [key, value] : params) {
+    if (entry && std::ranges::any_of(entry->params, [&](const SceneParam& p) { return p.name == key; })) continue;
+    std::string valid;
+    if (entry)
+      for (const SceneParam& p : entry->params) valid += (valid.empty() ? "" : ", ") + p.name;
+    throw UsageError("--param: scene " + scene + " has no parameter \"" + key + "\" (its parameters: " +
+                     (valid.empty() ? "none" : valid) + ")");
+  }
+}
+
 std::string solverName(std::string_view flag, std::string_view text) {
   std::string known;
   for (const SolverDescription& s : solverNames()) {

@@ -51,6 +51,8 @@ Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimu
 bool onOff(std::string_view flag, std::string_view text);
 std::string outputPath(std::string_view flag, std::string_view text);
 std::string solverName(std::string_view flag, std::string_view text);
+// Throws UsageError when the built-in scene `scene` has no parameter of one of the names in `params`.
+void checkSceneParams(const std::string& scene, const SceneParams& params);
 
 // The deformable CR solve's flags, which `run` and `bench` share: --deformable-tol-rel (epsilon_1),
 // --deformable-tol-abs (epsilon_2, metres), --deformable-max-iter, --deformable-stall and

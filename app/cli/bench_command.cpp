@@ -170,19 +170,6 @@ void addSceneParam(SceneParams& params, std::string_view text) {
   params[key] = numberFlag("--param " + key, text.substr(equals + 1));
 }
 
-// Throws UsageError when `scene` has no parameter of one of the names in `params`.
-void checkSceneParams(const std::string& scene, const SceneParams& params) {
-  const SceneEntry* entry = findBuiltinScene(scene);
-  for (const auto& [key, value] : params) {
-    if (entry && std::ranges::any_of(entry->params, [&](const SceneParam& p) { return p.name == key; })) continue;
-    std::string valid;
-    if (entry)
-      for (const SceneParam& p : entry->params) valid += (valid.empty() ? "" : ", ") + p.name;
-    throw UsageError("--param: scene " + scene + " has no parameter \"" + key + "\" (its parameters: " +
-                     (valid.empty() ? "none" : valid) + ")");
-  }
-}
-
 // FILE with "-deformable" before its extension.
 std::string deformableCsvPath(const std::string& path) {
   const std::size_t slash = path.find_last_of('/');

@@ -15,8 +15,10 @@ bool looksLikePath(const std::string& scene) {
 }
 
 Scene loadScene(const RunOptions& options) {
-  if (findBuiltinScene(options.scene))
+  if (findBuiltinScene(options.scene)) {
+    checkSceneParams(options.scene, options.params);
     return buildBuiltinScene(options.scene, options.params, options.seed.value_or(kDefaultSeed));
+  }
   if (!looksLikePath(options.scene))
     throw UsageError("unknown scene \"" + options.scene +
                      "\": not a built-in scene (see contactlab-cli list) nor a .json file");
@@ -35,7 +37,7 @@ struct RunTotals {
   void add(const StepMetrics& metrics, double ms) {
     stepMs.push_back(ms);
     contacts += metrics.contacts;
-    iterations += metrics.solve.iterations;
+    iterations += metrics.iterations();
   }
 };
 

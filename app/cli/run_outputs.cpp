@@ -116,7 +116,7 @@ void RunOutputs::recordTrace(const World& world, int step, double time) {
 void RunOutputs::recordMetrics(const World& world, int step, double time, double stepMs) {
   const StepMetrics& m = world.lastMetrics();
   metrics_->field(step).field(time).field(m.bodies).field(m.contacts);
-  metrics_->field(m.solve.iterations + m.deformable.iterations).field(m.solve.residual).field(int{m.solve.converged()}).field(m.solve.rollbacks);
+  metrics_->field(m.iterations()).field(m.solve.residual).field(int{m.solve.converged()}).field(m.solve.rollbacks);
   metrics_->field(m.kineticEnergy).field(m.potentialEnergy).field(m.maxPenetration);
   metrics_->field(m.ms(Stage::Collision)).field(m.ms(Stage::Assembly)).field(m.ms(Stage::Solve));
   metrics_->field(m.ms(Stage::Integrate)).field(stepMs).field(m.elasticEnergy);

@@ -138,6 +138,11 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
     }
   }
   if (options.out.empty()) throw UsageError("study: --out DIR is required");
+  for (const auto& [scene, params] : options.params) {
+    if (std::ranges::find(options.scenes, scene) == options.scenes.end())
+      throw UsageError("--param " + scene + ":...: scene " + scene + " is not among the study's scenes (--scenes)");
+    checkSceneParams(scene, params);
+  }
   return options;
 }
 

@@ -65,6 +65,7 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --trace"), "--trace: needs a value");
   expectOneLineError(runCli("run bounce --param height"), "--param: expected KEY=VALUE");
   expectOneLineError(runCli("run bounce --param colour=3"), "\"colour\"");
+  EXPECT_EQ(runCli("run bounce --param colour=3").exitCode, 2) << "a typo on the command line, not a scene error";
   expectOneLineError(runCli("run bounce --param height=tall"), "--param height: \"tall\" is not a number");
   expectOneLineError(runCli("run"), "SCENE");
   expectOneLineError(runCli("walk"), "unknown command \"walk\"");
@@ -142,6 +143,12 @@ TEST(Cli, MetricsHoldTheDeformableSolvesIslandsAndConstraints) {
   }
   EXPECT_EQ(fewestIslands, 1.0);
   EXPECT_GT(mostActive, 0.0);
+  // The summary's mean iterations are the metrics' (rigid sweeps and CR iterations together).
+  double iterations = 0.0;
+  for (std::size_t i = 1; i < rows.size(); ++i) iterations += column(rows[i], "iterations");
+  char summary[64];
+  std::snprintf(summary, sizeof summary, "iterations mean %.1f", iterations / (rows.size() - 1));
+  EXPECT_NE(result.output.find(summary), std::string::npos) << summary << " in\n" << result.output;
   const CliResult rigid = runCli("run bounce --steps 2 --metrics '" + path + "'");
   ASSERT_EQ(rigid.exitCode, 0) << rigid.output;
   EXPECT_TRUE(lines(path).at(1).ends_with(",0,0,0,0,0")) << lines(path).at(1);

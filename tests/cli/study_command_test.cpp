@@ -96,6 +96,8 @@ TEST_F(StudyCommand, BadArgumentsAreNamed) {
            {"study --out x --solvers nope", "nope"},
            {"study --out x --rfactors sideways", "sideways"},
            {"study --out x --param pile:count", "SCENE:KEY=VALUE"},
+           {"study --out x --scenes tower --param pile:count=5", "pile is not among the study's scenes"},
+           {"study --out x --scenes tower --param tower:colour=5", "\"colour\""},
            {"study --out x --steps 0", "--steps"}}) {
     const test::CliResult result = test::runCli(arguments);
     EXPECT_EQ(result.exitCode, 2) << arguments << ": " << result.output;

@@ -79,6 +79,9 @@ struct StepMetrics {
   std::array<double, static_cast<int>(Stage::Count)> stageMs{};
   double stepMs = 0.0;
   double ms(Stage s) const { return stageMs[static_cast<int>(s)]; }
+  // The rigid solve's sweeps and the deformable bodies' CR iterations together, as `contacts`
+  // counts both kinds of contact.
+  int iterations() const { return solve.iterations + deformable.iterations; }
 };
 
 }  // namespace contactlab

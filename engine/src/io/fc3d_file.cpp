@@ -184,7 +184,24 @@ DelassusProblem parseFc3d(std::string_view text, const std::string& name) {
     unit(3, 3) = 1.0;
     rows[k].push_back({static_cast<int>(k), unit});
   }
-  return makeDelassusProblem(std::move(rows), std::move(q), std::move(friction));
+  DelassusProblem problem = makeDelassusProblem(std::move(rows), std::move(q), std::move(friction));
+  // W = H M^-1 H^T of bodies with mass has a positive diagonal: a contact's normal and tangent
+  // directions each move under their own impulse. A zero or negative entry is no Delassus operator,
+  // and every solver divides by these entries (the r-factors, the local solves).
+  static constexpr const char* kRowNames[3] = {"normal", "first tangent", "second tangent"};
+  for (long long k = 0; k < contacts; ++k) {
+    const Mat4& block = problem.blocks[problem.diagonalIndex[k]];
+    for (int i = 0; i < 3; ++i) {
+      if (block(i, i) > 0.0) continue;
+      char value[32];
+      std::snprintf(value, sizeof value, "%g", block(i, i));
+      const std::string row = std::to_string(3 * k + i);
+      throw Fc3dFileError(name + ": contact " + std::to_string(k) + ": W(" + row + "," + row + "), the diagonal entry of its " +
+                          kRowNames[i] + " row, is " + value +
+                          "; a Delassus operator's diagonal is positive (a massless body, or a wrong W?)");
+    }
+  }
+  return problem;
 }
 
 DelassusProblem readFc3dFile(const std::string& path) {

@@ -255,7 +255,7 @@ TEST_F(HeadlessAppTest, NoDisplayExitsOneWithOneLine) {
 }
 
 TEST_F(HeadlessAppTest, BadFlagsExitTwoWithOneLine) {
-  for (const std::string& arguments : {"--bogus", "--frames zero", "--size 1279x720", "--rfactor sideways"}) {
+  for (const std::string& arguments : {"--bogus", "--frames zero", "--size 1279x720", "--rfactor sideways", "--scene pile --param colour=3"}) {
     const RunResult result = run(arguments, /*underXvfb=*/false);
     EXPECT_EQ(result.exitCode, 2) << arguments << ": " << result.output;
     EXPECT_EQ(std::count(result.output.begin(), result.output.end(), '\n'), 1) << arguments << ": " << result.output;
