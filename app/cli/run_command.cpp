@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 
 #include "commands.h"
 #include "run_outputs.h"
@@ -26,6 +27,18 @@ Scene loadScene(const RunOptions& options) {
   if (!options.params.empty()) throw UsageError("--param applies to built-in scenes only, not to " + options.scene);
   if (options.seed) throw UsageError("--seed applies to built-in scenes only, not to " + options.scene);
   return loadSceneFile(options.scene);
+}
+
+// The World tetrahedralizes the deformable bodies and builds the meshes' collision models; their
+// errors name the body, and the user also needs the scene they came from.
+World buildWorld(const Scene& scene, const RunOptions& options) {
+  try {
+    return World(scene, options.world);
+  } catch (const std::exception& e) {
+    const std::string message = e.what();
+    if (message.find(options.scene) != std::string::npos) throw;
+    throw std::runtime_error((findBuiltinScene(options.scene) ? "scene " : "") + options.scene + ": " + message);
+  }
 }
 
 // What the summary reports, gathered step by step.
@@ -68,9 +81,10 @@ int runCommand(Args args) {
   if (!options) return 0;  // --help
   Scene scene = loadScene(*options);
   if (options->dt) scene.dt = *options->dt;
-  World world(scene, options->world);
+  World world = buildWorld(scene, *options);
   RunOutputs outputs(options->outputs);
   RunTotals totals;
+  outputs.recordStart(world);
   for (int step = 0; step < options->steps; ++step) {
     const auto start = std::chrono::steady_clock::now();
     world.step();

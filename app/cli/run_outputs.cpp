@@ -53,6 +53,10 @@ void RunOutputs::dumpProblem(const World& world, int step) {
   writeFc3dFile(toDelassus(problem), (std::filesystem::path(dumpDirectory_) / name).string());
 }
 
+void RunOutputs::recordStart(const World& world) {
+  if (vtk_) recordVtk(world, world.stepCount() * world.dt());
+}
+
 void RunOutputs::record(const World& world, double stepMs) {
   const int step = world.stepCount();
   // time = step * dt as the formats specify, not the world's running sum of dt.

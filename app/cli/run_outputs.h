@@ -13,6 +13,8 @@ class RunOutputs {
  public:
   // Opens the files named in `paths` (empty names are skipped); throws naming a file it cannot open.
   explicit RunOutputs(const OutputPaths& paths);
+  // What comes before the first step: the VTK series' first frame, the state the run starts from.
+  void recordStart(const World& world);
   // One step's rows; `stepMs` is the wall time of World::step alone.
   void record(const World& world, double stepMs);
   // Flushes every file, throwing if one could not be written.

@@ -34,6 +34,18 @@ TEST(CliErrors, EveryBadSceneFileIsNamedWithItsFault) {
   }
 }
 
+// A scene that parses but whose World cannot be built (tetrahedra too small to mesh): the error
+// names the file as well as the body.
+TEST(CliErrors, AWorldThatCannotBeBuiltNamesTheSceneFile) {
+  const auto path = (std::filesystem::temp_directory_path() / "contactlab_tiny_tetrahedra.json").string();
+  std::ofstream(path) << R"({ "bodies": [ { "shape": "sphere", "radius": 0.5, "position": [0, 0, 1],
+    "deformable": { "youngs_modulus": 5e5, "max_tet_volume": 1e-12 } } ] })";
+  const CliResult result = runCli("run '" + path + "' --steps 1");
+  expectOneLineError(result, path + ": body 0");
+  EXPECT_NE(result.output.find("max_tet_volume"), std::string::npos) << result.output;
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+}
+
 TEST(CliErrors, MissingFilesAndDirectoriesAreNamed) {
   const std::string missing = testing::badScenePath("no_such_scene.json");
   expectOneLineError(runCli("run '" + missing + "'"), missing + ": no such file");
@@ -182,6 +194,22 @@ TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
 
   const CliResult resumed = runCli("run '" + file("state.json") + "' --steps 5");
   EXPECT_EQ(resumed.exitCode, 0) << resumed.output;
+  std::filesystem::remove_all(dir);
+}
+
+// The VTK series starts with the state before the first step, then every N steps.
+TEST(Cli, VtkSeriesStartsWithTheStartingStateThenEveryNSteps) {
+  const auto dir = std::filesystem::temp_directory_path() / "contactlab_cli_vtk";
+  std::filesystem::remove_all(dir);
+  const CliResult result = runCli("run bounce --steps 4 --vtk-every 2 --vtk '" + dir.string() + "'");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  int frames = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) frames += entry.path().extension() == ".vtu";
+  EXPECT_EQ(frames, 3);
+  std::string pvd;
+  for (const std::string& line : lines((dir / "frames.pvd").string())) pvd += line;
+  for (const char* time : {"timestep=\"0\"", "timestep=\"0.02\"", "timestep=\"0.04\""})
+    EXPECT_NE(pvd.find(time), std::string::npos) << time << " in " << pvd;
   std::filesystem::remove_all(dir);
 }
 

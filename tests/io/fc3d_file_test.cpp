@@ -155,6 +155,12 @@ TEST(Fc3dFile, BrokenFilesGiveClearErrors) {
     }
   }
   EXPECT_THROW(readFc3dFile("/no/such/file.dat"), Fc3dFileError);
+  try {
+    readFc3dFile(std::filesystem::temp_directory_path().string());
+    ADD_FAILURE() << "a directory read as a problem";
+  } catch (const Fc3dFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
 }
 
 // Random damage (a token dropped, or replaced by a small integer, a huge one or text) either reads

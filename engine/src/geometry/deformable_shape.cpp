@@ -53,7 +53,7 @@ void checkSolid(const DeformableSolid& solid, const std::string& source) {
 [[noreturn]] void tooManyTriangles(double count, double maxEdgeLength, const std::string& source) {
   throw MeshError(source + ": surface edges of at most " + formatNumber(maxEdgeLength) + " need about " +
                   wholeNumber(count) + " triangles, more than the " +
-                  std::to_string(kMaxRefinedTriangles) + " allowed; ask for larger tetrahedra");
+                  std::to_string(kMaxRefinedTriangles) + " allowed; ask for larger tetrahedra (a larger max_tet_volume)");
 }
 
 double longestEdge(const TriangleMesh& mesh) {

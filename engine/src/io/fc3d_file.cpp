@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -205,6 +206,8 @@ DelassusProblem parseFc3d(std::string_view text, const std::string& name) {
 }
 
 DelassusProblem readFc3dFile(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) throw Fc3dFileError(path + ": is a directory, not a problem file");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw Fc3dFileError(path + ": cannot open the file");
   std::ostringstream text;
