@@ -8,6 +8,7 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -373,6 +374,9 @@ void Application::frame(double wallSeconds) {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  // Headless runs take no input: the X server's pointer (at the screen's centre under xvfb-run)
+  // would otherwise hover over a panel and put its tooltip into the screenshot.
+  if (headless()) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
 
   if (!headless()) {

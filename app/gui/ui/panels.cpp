@@ -495,10 +495,15 @@ void Application::drawPlotsPanel() {
   options.integerX = true;
   options.xLabel = "iteration";
   options.yLabel = "residual";
+  // Contacts of sleeping bodies, and those of bodies coupled to deformable ones (the CR solve's),
+  // are not in the rigid solve.
+  const bool stepped = session_.hasWorld() && session_.world().stepCount() > 0;
+  options.emptyMessage = stepped ? "the last step solved no rigid contacts" : nullptr;
   drawPlot("residual_last_solve",
            {PlotSeries{"last solve (" + std::to_string(solve.iterations) + " it)",
                        iota(solve.residualHistory.size()), solve.residualHistory, blue}},
            options);
+  options.emptyMessage = nullptr;
   const std::vector<double> steps = history.values(&StepSample::step);
   const std::vector<double> time = history.values(&StepSample::time);
   const bool deformables = session_.hasWorld() && session_.world().deformableBodyCount() > 0;
@@ -593,7 +598,11 @@ void Application::drawProfilerPanel() {
   }
   // Before the first step, or without contacts, there was no solve to converge.
   const bool solved = m.contacts > 0 && m.solve.iterations > 0;
-  ImGui::Text("%d bodies, %d contacts, %d iteration%s%s", m.bodies, m.contacts, m.solve.iterations,
+  const auto& bodies = session_.world().bodies();
+  const long asleep = std::count_if(bodies.begin(), bodies.end(), [](const Body& b) { return b.asleep; });
+  // Sleeping bodies make no contacts: a resting heap reads 0 contacts once it sleeps.
+  const std::string sleeping = asleep > 0 ? " (" + std::to_string(asleep) + " asleep)" : "";
+  ImGui::Text("%d bodies%s, %d contacts, %d iteration%s%s", m.bodies, sleeping.c_str(), m.contacts, m.solve.iterations,
               m.solve.iterations == 1 ? "" : "s", solved && !m.solve.converged() ? " (not converged)" : "");
   if (session_.world().deformableBodyCount() > 0) {
     const DeformableSolveReport& cr = m.deformable;

@@ -52,17 +52,26 @@ struct DataBounds {
   bool empty() const { return !(xMin <= xMax); }
 };
 
+// The y range over the drawable points; the x range over every point with a finite y, so that
+// plots over the same steps share their x axis even where a log scale leaves zeros out (steps
+// without a solve).
 DataBounds boundsOf(const std::vector<PlotSeries>& series, bool logY) {
-  DataBounds bounds;
+  DataBounds bounds, xOfAll;
   for (const PlotSeries& s : series) {
     const std::size_t count = std::min(s.x.size(), s.y.size());
     for (std::size_t i = 0; i < count; ++i) {
+      if (std::isfinite(s.x[i]) && std::isfinite(s.y[i])) {
+        xOfAll.xMin = std::min(xOfAll.xMin, s.x[i]);
+        xOfAll.xMax = std::max(xOfAll.xMax, s.x[i]);
+      }
       if (!drawable(s.x[i], s.y[i], logY)) continue;
-      bounds.xMin = std::min(bounds.xMin, s.x[i]);
-      bounds.xMax = std::max(bounds.xMax, s.x[i]);
       bounds.yMin = std::min(bounds.yMin, s.y[i]);
       bounds.yMax = std::max(bounds.yMax, s.y[i]);
     }
+  }
+  if (bounds.yMin <= bounds.yMax) {
+    bounds.xMin = xOfAll.xMin;
+    bounds.xMax = xOfAll.xMax;
   }
   return bounds;
 }
@@ -76,26 +85,47 @@ std::vector<std::string> yTickLabels(const std::vector<double>& ticks, const Axi
 
 float legendEntryWidth(const PlotSeries& s, float swatch) { return swatch + kPadding + ImGui::CalcTextSize(s.label.c_str()).x; }
 
-// The legend in one row from `right` leftwards, ending at `right`, when it fits in [left, right];
-// returns false (nothing drawn) when it does not.
-bool drawLegendRow(ImDrawList* draw, const std::vector<PlotSeries>& series, float left, float right, float top) {
-  const float line = ImGui::GetTextLineHeight();
-  const float swatch = line * 0.8f, gap = 3 * kPadding;
-  float width = 0.0f;
-  for (const PlotSeries& s : series) width += legendEntryWidth(s, swatch) + (width > 0.0f ? gap : 0.0f);
-  if (right - width < left) return false;
-  float x = right - width;
-  const float middle = top + line * 0.5f;
-  for (const PlotSeries& s : series) {
-    draw->AddRectFilled(ImVec2(x, middle - swatch * 0.15f), ImVec2(x + swatch, middle + swatch * 0.15f), s.color);
-    draw->AddText(ImVec2(x + swatch + kPadding, top), ImGui::GetColorU32(ImGuiCol_Text), s.label.c_str());
-    x += legendEntryWidth(s, swatch) + gap;
+// The legend's entries in order, in rows no wider than `width` each, for the header above the plot;
+// nothing when one entry alone is wider.
+std::vector<std::vector<std::size_t>> legendRows(const std::vector<PlotSeries>& series, float width) {
+  const float swatch = ImGui::GetTextLineHeight() * 0.8f, gap = 3 * kPadding;
+  std::vector<std::vector<std::size_t>> rows;
+  float rowWidth = 0.0f;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const float entry = legendEntryWidth(series[i], swatch);
+    if (entry > width) return {};
+    if (rows.empty() || rowWidth + gap + entry > width) {
+      rows.emplace_back();
+      rowWidth = entry;
+    } else {
+      rowWidth += gap + entry;
+    }
+    rows.back().push_back(i);
   }
-  return true;
+  return rows;
 }
 
-// The legend as a box in the plot's top right corner (over the data: only when the row above the
-// plot has no room for it).
+// The legend's rows, each ending at `right`, the first at `top`.
+void drawLegendRows(ImDrawList* draw, const std::vector<PlotSeries>& series,
+                    const std::vector<std::vector<std::size_t>>& rows, float right, float top) {
+  const float line = ImGui::GetTextLineHeight();
+  const float swatch = line * 0.8f, gap = 3 * kPadding;
+  for (const std::vector<std::size_t>& row : rows) {
+    float width = 0.0f;
+    for (std::size_t i : row) width += legendEntryWidth(series[i], swatch) + (width > 0.0f ? gap : 0.0f);
+    float x = right - width;
+    const float middle = top + line * 0.5f;
+    for (std::size_t i : row) {
+      draw->AddRectFilled(ImVec2(x, middle - swatch * 0.15f), ImVec2(x + swatch, middle + swatch * 0.15f), series[i].color);
+      draw->AddText(ImVec2(x + swatch + kPadding, top), ImGui::GetColorU32(ImGuiCol_Text), series[i].label.c_str());
+      x += legendEntryWidth(series[i], swatch) + gap;
+    }
+    top += line;
+  }
+}
+
+// The legend as a box in the plot's top right corner (over the data: only when the rows above the
+// plot have no room for it).
 void drawLegendBox(ImDrawList* draw, const std::vector<PlotSeries>& series, const Mapping& map) {
   const float line = ImGui::GetTextLineHeight();
   float width = 0.0f;
@@ -163,39 +193,76 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   const ImVec2 end(origin.x + size.x, origin.y + size.y);
   draw->AddRectFilled(origin, end, ImGui::GetColorU32(ImGuiCol_FrameBg), ImGui::GetStyle().FrameRounding);
 
-  // A header row above the plot area holds the y label and, when it fits, the legend.
+  // A header above the plot area holds the y label and, when it fits, the legend, in as many rows
+  // as the legend needs.
   const bool hasYLabel = options.yLabel && *options.yLabel;
   const bool hasHeader = hasYLabel || !series.empty();
   const float headerTop = origin.y + kPadding;
-  const float top = origin.y + kPadding + (hasHeader ? line + kPadding : 0.0f);
   const float bottom = end.y - kPadding - line - kTickLength;  // room for the x tick labels
+  const auto topBelow = [&](std::size_t headerRows) {
+    return origin.y + kPadding + (hasHeader ? static_cast<float>(headerRows) * line + kPadding : 0.0f);
+  };
 
   const DataBounds bounds = boundsOf(series, options.logY);
-  if (bounds.empty() || bottom - top < line) {
+  if (bounds.empty() || bottom - topBelow(1) < line) {
     if (hasYLabel) draw->AddText(ImVec2(origin.x + kPadding, headerTop), dimTextColor, options.yLabel);
     const bool anyData = std::any_of(series.begin(), series.end(), [](const PlotSeries& s) { return !s.y.empty(); });
-    const char* message = anyData && options.logY ? "no positive values to plot" : "no data yet";
+    const char* message = options.emptyMessage             ? options.emptyMessage
+                          : anyData && options.logY ? "no positive values to plot"
+                                                    : "no data yet";
     const ImVec2 textSize = ImGui::CalcTextSize(message);
     draw->AddText(ImVec2(origin.x + (size.x - textSize.x) * 0.5f, origin.y + (size.y - textSize.y) * 0.5f), dimTextColor, message);
     return;
   }
 
-  // The y axis first: its labels decide how much room the plot area leaves on the left.
-  const int maxYTicks = std::max(2, static_cast<int>((bottom - top) / (line * 1.8f)));
-  const AxisRange yRange = options.logY ? decadeRange(bounds.yMin, bounds.yMax) : niceLinearRange(bounds.yMin, bounds.yMax, maxYTicks);
-  const std::vector<double> yTicks = options.logY ? logTicks(yRange.lower, yRange.upper, maxYTicks)
-                                                   : linearTicks(yRange.lower, yRange.upper, maxYTicks);
-  const std::vector<std::string> yLabels = yTickLabels(yTicks, yRange, options.logY, maxYTicks);
-  float yLabelWidth = 0.0f;
-  for (const std::string& label : yLabels) yLabelWidth = std::max(yLabelWidth, ImGui::CalcTextSize(label.c_str()).x);
+  // The y axis first: its labels decide how much room the plot area leaves on the left. The y label
+  // starts above the plot frame, right of the tick labels' column, so that the top tick label
+  // (centred on the frame's top edge) does not run into it; the legend's rows end at the right.
+  struct YAxis {
+    float top = 0.0f;
+    AxisRange range;
+    std::vector<double> ticks;
+    std::vector<std::string> labels;
+    float plotLeft = 0.0f, headerLeft = 0.0f;
+  };
+  const float plotRight = end.x - kPadding * 2;
+  const auto yAxisBelow = [&](std::size_t headerRows) {
+    YAxis axis;
+    axis.top = topBelow(headerRows);
+    const int maxYTicks = std::max(2, static_cast<int>((bottom - axis.top) / (line * 1.8f)));
+    axis.range = options.logY ? decadeRange(bounds.yMin, bounds.yMax) : niceLinearRange(bounds.yMin, bounds.yMax, maxYTicks);
+    axis.ticks = options.logY ? logTicks(axis.range.lower, axis.range.upper, maxYTicks)
+                              : linearTicks(axis.range.lower, axis.range.upper, maxYTicks);
+    axis.labels = yTickLabels(axis.ticks, axis.range, options.logY, maxYTicks);
+    float labelWidth = 0.0f;
+    for (const std::string& label : axis.labels) labelWidth = std::max(labelWidth, ImGui::CalcTextSize(label.c_str()).x);
+    axis.plotLeft = origin.x + kPadding * 2 + labelWidth + kTickLength;
+    axis.headerLeft = axis.plotLeft + (hasYLabel ? ImGui::CalcTextSize(options.yLabel).x + 4 * kPadding : 0.0f);
+    return axis;
+  };
+  YAxis axis = yAxisBelow(1);
+  std::vector<std::vector<std::size_t>> legend = legendRows(series, plotRight - axis.headerLeft);
+  if (legend.size() > 1 && bottom - topBelow(legend.size()) >= line) {
+    axis = yAxisBelow(legend.size());
+    // Fewer ticks can only narrow the tick labels' column; should the rows still not fit, the box.
+    const std::size_t rows = legend.size();
+    legend = legendRows(series, plotRight - axis.headerLeft);
+    if (legend.size() > rows) legend.clear();
+  } else if (legend.size() > 1) {
+    legend.clear();
+  }
+  const float top = axis.top;
+  const AxisRange yRange = axis.range;
+  const std::vector<double>& yTicks = axis.ticks;
+  const std::vector<std::string>& yLabels = axis.labels;
 
   Mapping map;
   map.logY = options.logY;
   map.y = yRange;
   // A single x (one sample) still needs a range to be drawn in.
   map.x = bounds.xMax > bounds.xMin ? AxisRange{bounds.xMin, bounds.xMax} : AxisRange{bounds.xMin - 0.5, bounds.xMax + 0.5};
-  map.min = ImVec2(origin.x + kPadding * 2 + yLabelWidth + kTickLength, top);
-  map.max = ImVec2(end.x - kPadding * 2, bottom);
+  map.min = ImVec2(axis.plotLeft, top);
+  map.max = ImVec2(plotRight, bottom);
   if (map.max.x - map.min.x < 2.0f) return;
   const ImVec2 frameMin = map.min, frameMax = map.max;
   // The y range maps a few pixels inside the frame: a series at the range's top or bottom (a
@@ -203,14 +270,9 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   map.min.y += kDataInset;
   map.max.y -= kDataInset;
 
-  // The y label starts above the plot frame, right of the tick labels' column, so that the top tick
-  // label (centred on the frame's top edge) does not run into it.
-  float headerLeft = map.min.x;
-  if (hasYLabel) {
-    draw->AddText(ImVec2(map.min.x, headerTop), dimTextColor, options.yLabel);
-    headerLeft += ImGui::CalcTextSize(options.yLabel).x + 4 * kPadding;
-  }
-  const bool legendInHeader = hasHeader && drawLegendRow(draw, series, headerLeft, map.max.x, headerTop);
+  if (hasYLabel) draw->AddText(ImVec2(map.min.x, headerTop), dimTextColor, options.yLabel);
+  const bool legendInHeader = hasHeader && !legend.empty();
+  if (legendInHeader) drawLegendRows(draw, series, legend, map.max.x, headerTop);
 
   for (std::size_t i = 0; i < yTicks.size(); ++i) {
     const float y = map.pixelY(yTicks[i]);
@@ -254,7 +316,7 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   }
   draw->PopClipRect();
 
-  if (!legendInHeader) drawLegendBox(draw, series, map);
+  if (!legendInHeader && !series.empty()) drawLegendBox(draw, series, map);
   if (hovered) drawHoverReadOut(draw, series, map, options);
 }
 

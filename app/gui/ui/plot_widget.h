@@ -20,6 +20,9 @@ struct PlotOptions {
   float height = 160;   // pixels, the whole widget; it takes the available width
   const char* xLabel = "";
   const char* yLabel = "";
+  // Shown instead of the plot when there is nothing to draw (default: "no data yet", or "no
+  // positive values to plot" on a log scale).
+  const char* emptyMessage = nullptr;
 };
 
 // Draws the plot as one ImGui item with the given id (unique within the window).
