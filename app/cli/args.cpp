@@ -88,6 +88,29 @@ void checkSceneParams(const std::string& scene, const SceneParams& params) {
   }
 }
 
+void requireSolverOf(std::string_view flag, const std::string& solver, const std::string& solvers) {
+  for (std::size_t start = 0; start <= solvers.size();) {
+    const std::size_t comma = std::min(solvers.find(", ", start), solvers.size());
+    if (solvers.compare(start, comma - start, solver) == 0 && comma - start == solver.size()) return;
+    start = comma + 2;
+  }
+  reject(flag, "applies to " + solvers + " only, not to " + solver + " (choose the solver with --solver)");
+}
+
+std::string rFactorSolvers() {
+  std::string names;
+  for (const SolverDescription& s : solverNames())
+    if (s.usesRFactor) names += (names.empty() ? "" : ", ") + s.name;
+  return names;
+}
+
+std::string solverLabel(const SolverSettings& settings) {
+  for (const SolverDescription& s : solverNames())
+    if (s.name == settings.solver && s.usesRFactor)
+      return settings.solver + " (" + rFactorName(settings.prox.rFactor) + " r-factor)";
+  return settings.solver;
+}
+
 std::string solverName(std::string_view flag, std::string_view text) {
   std::string known;
   for (const SolverDescription& s : solverNames()) {
@@ -248,6 +271,7 @@ std::optional<RunOptions> parseRunArgs(Args args) {
   }
   RunOptions options;
   bool haveScene = false;
+  std::vector<std::string_view> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     if (!arg.starts_with("--")) {
@@ -266,8 +290,17 @@ std::optional<RunOptions> parseRunArgs(Args args) {
     else if (i + 1 < args.size()) value = args[++i];
     else reject(name, "needs a value (" + std::string(flag->valueName) + ")");
     flag->apply(options, name, value);
+    given.push_back(name);
   }
   if (!haveScene) throw UsageError("run needs a SCENE: a built-in scene name or a path to a .json file");
+  // One solver's settings given for another would change nothing.
+  const std::string& solver = options.world.solver.solver;
+  for (const std::string_view flag : given) {
+    if (flag == "--rfactor") requireSolverOf(flag, solver, rFactorSolvers());
+    if (flag == "--omega") requireSolverOf(flag, solver, "psor");
+    if (flag == "--pgs-sweeps" || flag == "--sm-steps") requireSolverOf(flag, solver, "pgs-sm");
+    if (flag == "--modulus-alpha" || flag == "--modulus-gamma") requireSolverOf(flag, solver, "modulus-gs");
+  }
   return options;
 }
 

@@ -65,9 +65,8 @@ void printSummary(const RunOptions& options, const World& world, const RunTotals
   const double steps = static_cast<double>(totals.stepMs.size());
   double totalMs = 0.0;
   for (double ms : totals.stepMs) totalMs += ms;
-  std::printf("scene %s: %zu bodies, dt %g s, solver %s (%s r-factor), %d thread%s\n", options.scene.c_str(),
-              world.bodies().size(), world.dt(), world.settings().solver.solver.c_str(),
-              rFactorName(world.settings().solver.prox.rFactor), world.settings().threads,
+  std::printf("scene %s: %zu bodies, dt %g s, solver %s, %d thread%s\n", options.scene.c_str(),
+              world.bodies().size(), world.dt(), solverLabel(world.settings().solver).c_str(), world.settings().threads,
               world.settings().threads == 1 ? "" : "s");
   std::printf("steps %d, ms/step mean %.4f median %.4f\n", world.stepCount(), totalMs / steps, median(totals.stepMs));
   std::printf("contacts mean %.1f, iterations mean %.1f\n", totals.contacts / steps, totals.iterations / steps);

@@ -60,6 +60,7 @@ constexpr const char* kSolveHelp =
 std::optional<SolveOptions> parseSolveArgs(Args args) {
   SolveOptions o;
   bool haveFile = false;
+  std::vector<std::string_view> given;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     if (arg == "--help" || arg == "-h") {
@@ -103,8 +104,15 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
       s.problemFile.exactLocalSolve = value == "exact";
     }
     else o.out = outputPath(name, value);
+    given.push_back(name);
   }
   if (!haveFile) throw UsageError("solve needs a FILE.dat (a Siconos frictional contact problem)");
+  // One solver's settings given for another would change nothing.
+  for (const std::string_view flag : given) {
+    if (flag == "--rfactor" || flag == "--subspace") requireSolverOf(flag, o.settings.solver, rFactorSolvers());
+    if (flag == "--local-iter" || flag == "--local-tol" || flag == "--local-solve")
+      requireSolverOf(flag, o.settings.solver, "prox-gs");
+  }
   return o;
 }
 
@@ -117,24 +125,17 @@ int solveCommand(Args args) {
   std::unique_ptr<ContactSolver> solver = makeSolver(settings.solver);
   if (!solver->acceptsDelassus())
     throw UsageError("--solver " + settings.solver + ": needs bodies; a problem file gives only W, q and mu");
-  const bool takesSubspaceSteps = settings.solver == "prox-gs" || settings.solver == "prox-jacobi";
-  if (settings.problemFile.subspaceInterval > 0 && !takesSubspaceSteps)
-    throw UsageError("--subspace: only prox-gs and prox-jacobi take subspace steps, not " + settings.solver);
   const DelassusProblem problem = readFc3dFile(options->file);
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
   const bool converged = report.converged() || report.naturalMapResidual <= settings.naturalMapTolerance;
-  const bool usesRFactor = std::any_of(solverRegistry().begin(), solverRegistry().end(), [&](const SolverEntry& e) {
-    return e.name == settings.solver && e.usesRFactor;
-  });
-  std::string solverLabel =
-      usesRFactor ? settings.solver + " (" + rFactorName(settings.prox.rFactor) + " r-factor)" : settings.solver;
-  if (settings.problemFile.exactLocalSolve && settings.solver == "prox-gs") solverLabel += ", exact local solves";
+  std::string label = solverLabel(settings);
+  if (settings.problemFile.exactLocalSolve && settings.solver == "prox-gs") label += ", exact local solves";
   if (settings.problemFile.subspaceInterval > 0)
-    solverLabel += ", subspace step every " + std::to_string(settings.problemFile.subspaceInterval) + " sweeps";
+    label += ", subspace step every " + std::to_string(settings.problemFile.subspaceInterval) + " sweeps";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
-              solverLabel.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
+              label.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
               report.naturalMapResidual, report.seconds);
   if (!options->out.empty()) {
     const Eigen::VectorXd u = problem.velocities(lambda);

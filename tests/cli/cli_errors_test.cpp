@@ -65,7 +65,12 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --omega 2"), "--omega: must be below 2");
   expectOneLineError(runCli("run bounce --kdop 20"), "--kdop: expected 14, 18 or 26, got \"20\"");
   expectOneLineError(runCli("run bounce --modulus-alpha 0"), "--modulus-alpha: must be positive");
-  expectOneLineError(runCli("run bounce --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
+  expectOneLineError(runCli("run bounce --solver pgs-sm --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
+  // A setting of one solver given with another would change nothing.
+  expectOneLineError(runCli("run bounce --solver pgs --rfactor local"), "--rfactor: applies to prox-gs, prox-jacobi only");
+  expectOneLineError(runCli("run bounce --omega 1.5"), "--omega: applies to psor only, not to prox-gs");
+  expectOneLineError(runCli("run bounce --sm-steps 3"), "--sm-steps: applies to pgs-sm only");
+  expectOneLineError(runCli("run bounce --modulus-gamma 3"), "--modulus-gamma: applies to modulus-gs only");
   expectOneLineError(runCli("run bounce --deformable-tol-rel 0"), "--deformable-tol-rel: must be positive");
   expectOneLineError(runCli("run bounce --deformable-tol-abs nan"), "--deformable-tol-abs: \"nan\" is not a finite number");
   expectOneLineError(runCli("run bounce --deformable-max-iter 0"), "--deformable-max-iter: must be at least 1");
