@@ -128,6 +128,7 @@ TEST(SceneJsonDeformable, EachErrorNamesItsKeyPath) {
       {sphereWith(R"({"model": "linear"})"),
        "bodies[0].deformable.model: unknown model \"linear\" (expected corotational or neo-hookean)"},
       {sphereWith(R"({"model": 1})"), "bodies[0].deformable.model: expected a string, got number"},
+      {sphereWith(R"({"model": null})"), "bodies[0].deformable.model: expected a string, got null"},
       {sphereWith(R"({"youngs_modulus": 0})"), "bodies[0].deformable.youngs_modulus: must be positive, got 0"},
       {sphereWith(R"({"youngs_modulus": -5e5})"), "bodies[0].deformable.youngs_modulus: must be positive"},
       {sphereWith(R"({"youngs_modulus": "stiff"})"), "bodies[0].deformable.youngs_modulus: expected a number"},
@@ -167,6 +168,7 @@ TEST(SceneJsonDeformable, EachErrorNamesItsKeyPath) {
       {sphereWith(R"({"poisson_ratio": NaN})"), "invalid JSON"},
       {sphereWith(R"({"damping": [Infinity, 0]})"), "invalid JSON"},
   };
+  EXPECT_TRUE(errorOf(sphereWith(R"({"model": null})")).ends_with("got null"));  // not "null null"
   for (const BadCase& c : cases) {
     SCOPED_TRACE(c.text);
     const std::string message = errorOf(c.text);

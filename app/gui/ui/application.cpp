@@ -162,7 +162,10 @@ std::optional<std::string> Application::createWindow() {
 }
 
 void Application::reportError(std::string message) {
-  std::cerr << "contactlab: " << message << '\n';
+  // The window shows a quoted log (tetgen's, a JSON parser's) as it is; the terminal gets one line.
+  std::string line = message;
+  std::replace(line.begin(), line.end(), '\n', ' ');
+  std::cerr << "contactlab: " << line << '\n';
   if (headless() && !headlessError_) headlessError_ = message;
   errorMessage_ = std::move(message);
 }

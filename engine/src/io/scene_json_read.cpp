@@ -105,6 +105,7 @@ json parseJsonDocument(const std::string& text, const std::string& source) {
 }
 
 std::string describe(const json& value) {
+  if (value.is_null()) return "null";  // its type and its text are the same word
   std::string text = value.dump();
   if (text.size() > 40) text = text.substr(0, 37) + "...";
   return std::string(value.type_name()) + " " + text;
