@@ -331,7 +331,13 @@ int Application::run() {
         if (!advanceOneStep()) break;
       }
       if (glfwWindowShouldClose(window_)) break;
-      finalHeadlessFrame_ = frameIndex == *commandLine_.frames;
+      frame(0.0);
+    }
+    // The window's screenshot from one more frame of the same state: a panel that sizes itself to
+    // its contents is laid out in its first frame and drawn from its second, so a one-frame run
+    // would lack it.
+    if (!commandLine_.uiScreenshotPath.empty() && !headlessError_) {
+      finalHeadlessFrame_ = true;
       frame(0.0);
     }
     if (!headlessError_) {
@@ -395,6 +401,10 @@ void Application::frame(double wallSeconds) {
     stepsPerSecond_ = stepsThisSecond_ / rateSeconds;
     stepsThisSecond_ = 0;
     stepRateStart_ = now;
+    stepRateMeasured_ = true;
+  } else if (!stepRateMeasured_ && rateSeconds > 0.0) {
+    // Before the first whole second (a short headless run), the rate so far.
+    stepsPerSecond_ = stepsThisSecond_ / rateSeconds;
   }
 
   // The view first: the panels' legend reads the stress scale it was drawn with.

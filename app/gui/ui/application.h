@@ -138,10 +138,11 @@ class Application {
   std::vector<std::pair<double, double>> headlessRenderMs_;
   int stepsThisSecond_ = 0;
   double stepsPerSecond_ = 0;
+  bool stepRateMeasured_ = false;  // a whole second has passed since the first frame
   std::chrono::steady_clock::time_point stepRateStart_;
 
   std::string pendingWindowScreenshot_;  // written after this frame's panels are drawn
-  bool finalHeadlessFrame_ = false;      // the last of --frames: --screenshot-ui is taken then
+  bool finalHeadlessFrame_ = false;      // the frame drawn after --frames: --screenshot-ui is taken then
   bool showHelp_ = false;
   std::string errorMessage_;  // shown in red until dismissed
   std::string statusMessage_;

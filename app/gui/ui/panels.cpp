@@ -145,9 +145,14 @@ void Application::drawScenePanel() {
     }
     const SceneEntry& entry = scenes[selectedBuiltin_];
     ImGui::TextWrapped("%s", entry.description.c_str());
+    // Room on the right for the longest parameter name (damping_stiffness), at least the panel's own.
+    float labelRoom = 110.0f;
+    for (const SceneParam& param : entry.params)
+      labelRoom = std::max(labelRoom, ImGui::CalcTextSize(param.name.c_str()).x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x);
     for (const SceneParam& param : entry.params) {
       const auto it = builtinParams_.find(param.name);
       double value = it != builtinParams_.end() ? it->second : param.defaultValue;
+      ImGui::SetNextItemWidth(-labelRoom);
       if (ImGui::InputDouble(param.name.c_str(), &value, 0, 0, "%g")) builtinParams_[param.name] = value;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s (default %g)", param.description.c_str(), param.defaultValue);
     }
