@@ -1,6 +1,8 @@
 // The registry of built-in scenes: one line per scene. Builders live beside their parameter lists
 // in their own files (stacks.cpp, simple.cpp, pile.cpp, truck.cpp; mesh scenes: box_drops.cpp for
 // jacks and bunnies-rigid, funnel.cpp, spheres.cpp, chess.cpp; deformable bodies: soft_bodies.cpp).
+#include <algorithm>
+
 #include "scene_building.h"
 
 namespace contactlab {
@@ -46,18 +48,23 @@ Scene buildBuiltinScene(const std::string& name, const SceneParams& overrides, s
     for (const SceneEntry& e : builtinScenes()) known += (known.empty() ? "" : ", ") + e.name;
     throw SceneError("unknown built-in scene \"" + name + "\" (built-in scenes: " + known + ")");
   }
+  if (const std::string unknown = unknownSceneParameter(*entry, overrides); !unknown.empty()) throw SceneError(unknown);
   SceneParams params;
   for (const SceneParam& p : entry->params) params[p.name] = p.defaultValue;
-  for (const auto& [key, value] : overrides) {
-    if (!params.contains(key)) {
-      std::string valid;
-      for (const SceneParam& p : entry->params) valid += (valid.empty() ? "" : ", ") + p.name;
-      throw SceneError("scene " + name + " has no parameter \"" + key + "\" (its parameters: " +
-                       (valid.empty() ? "none" : valid) + ")");
-    }
-    params[key] = value;
-  }
+  for (const auto& [key, value] : overrides) params[key] = value;
   return entry->build(params, seed);
+}
+
+std::string unknownSceneParameter(const SceneEntry& scene, const SceneParams& params) {
+  for (const auto& [key, value] : params) {
+    if (std::any_of(scene.params.begin(), scene.params.end(), [&](const SceneParam& p) { return p.name == key; }))
+      continue;
+    std::string valid;
+    for (const SceneParam& p : scene.params) valid += (valid.empty() ? "" : ", ") + p.name;
+    return "scene " + scene.name + " has no parameter \"" + key + "\" (its parameters: " + (valid.empty() ? "none" : valid) +
+           ")";
+  }
+  return {};
 }
 
 }  // namespace contactlab

@@ -78,29 +78,22 @@ std::string outputPath(std::string_view flag, std::string_view text) {
 
 void checkSceneParams(const std::string& scene, const SceneParams& params) {
   const SceneEntry* entry = findBuiltinScene(scene);
-  for (const auto& [key, value] : params) {
-    if (entry && std::ranges::any_of(entry->params, [&](const SceneParam& p) { return p.name == key; })) continue;
-    std::string valid;
-    if (entry)
-      for (const SceneParam& p : entry->params) valid += (valid.empty() ? "" : ", ") + p.name;
-    throw UsageError("--param: scene " + scene + " has no parameter \"" + key + "\" (its parameters: " +
-                     (valid.empty() ? "none" : valid) + ")");
-  }
+  if (!entry) return;
+  if (const std::string unknown = unknownSceneParameter(*entry, params); !unknown.empty())
+    throw UsageError("--param: " + unknown);
 }
 
-void requireSolverOf(std::string_view flag, const std::string& solver, const std::string& solvers) {
-  for (std::size_t start = 0; start <= solvers.size();) {
-    const std::size_t comma = std::min(solvers.find(", ", start), solvers.size());
-    if (solvers.compare(start, comma - start, solver) == 0 && comma - start == solver.size()) return;
-    start = comma + 2;
-  }
-  reject(flag, "applies to " + solvers + " only, not to " + solver + " (choose the solver with --solver)");
-}
-
-std::string rFactorSolvers() {
+void requireSolverOf(std::string_view flag, const std::string& solver, const std::vector<std::string>& solvers) {
+  if (std::ranges::find(solvers, solver) != solvers.end()) return;
   std::string names;
+  for (const std::string& name : solvers) names += (names.empty() ? "" : " or ") + name;
+  reject(flag, "applies to " + names + " only, not to " + solver + "; choose one with --solver");
+}
+
+std::vector<std::string> rFactorSolvers() {
+  std::vector<std::string> names;
   for (const SolverDescription& s : solverNames())
-    if (s.usesRFactor) names += (names.empty() ? "" : ", ") + s.name;
+    if (s.usesRFactor) names.push_back(s.name);
   return names;
 }
 
@@ -297,9 +290,9 @@ std::optional<RunOptions> parseRunArgs(Args args) {
   const std::string& solver = options.world.solver.solver;
   for (const std::string_view flag : given) {
     if (flag == "--rfactor") requireSolverOf(flag, solver, rFactorSolvers());
-    if (flag == "--omega") requireSolverOf(flag, solver, "psor");
-    if (flag == "--pgs-sweeps" || flag == "--sm-steps") requireSolverOf(flag, solver, "pgs-sm");
-    if (flag == "--modulus-alpha" || flag == "--modulus-gamma") requireSolverOf(flag, solver, "modulus-gs");
+    if (flag == "--omega") requireSolverOf(flag, solver, {"psor"});
+    if (flag == "--pgs-sweeps" || flag == "--sm-steps") requireSolverOf(flag, solver, {"pgs-sm"});
+    if (flag == "--modulus-alpha" || flag == "--modulus-gamma") requireSolverOf(flag, solver, {"modulus-gs"});
   }
   return options;
 }

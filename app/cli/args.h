@@ -51,11 +51,11 @@ Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimu
 bool onOff(std::string_view flag, std::string_view text);
 std::string outputPath(std::string_view flag, std::string_view text);
 std::string solverName(std::string_view flag, std::string_view text);
-// Throws UsageError when `flag`, a setting of the solvers named in `solvers` only (as a comma-separated
-// list), was given for another solver, which it would not change.
-void requireSolverOf(std::string_view flag, const std::string& solver, const std::string& solvers);
-// The solvers whose r-factor strategy can be chosen (the PROX solvers), as a comma-separated list.
-std::string rFactorSolvers();
+// Throws UsageError when `flag`, a setting of the named solvers only, was given for another solver,
+// which it would not change.
+void requireSolverOf(std::string_view flag, const std::string& solver, const std::vector<std::string>& solvers);
+// The solvers whose r-factor strategy can be chosen (the PROX solvers).
+std::vector<std::string> rFactorSolvers();
 // "prox-gs (global r-factor)" for those, the bare name for the others.
 std::string solverLabel(const SolverSettings& settings);
 // Throws UsageError when the built-in scene `scene` has no parameter of one of the names in `params`.

@@ -36,7 +36,7 @@ World buildWorld(const Scene& scene, const RunOptions& options) {
     return World(scene, options.world);
   } catch (const std::exception& e) {
     const std::string message = e.what();
-    if (message.find(options.scene) != std::string::npos) throw;
+    if (message.starts_with(options.scene + ":")) throw;
     throw std::runtime_error((findBuiltinScene(options.scene) ? "scene " : "") + options.scene + ": " + message);
   }
 }

@@ -111,9 +111,11 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
   if (!haveFile) throw UsageError("solve needs a FILE.dat (a Siconos frictional contact problem)");
   // One solver's settings given for another would change nothing.
   for (const std::string_view flag : given) {
-    if (flag == "--rfactor" || flag == "--subspace") requireSolverOf(flag, o.settings.solver, rFactorSolvers());
+    if (flag == "--rfactor") requireSolverOf(flag, o.settings.solver, rFactorSolvers());
+    // The PROX solvers' Delassus paths take subspace steps (prox_solver.cpp).
+    if (flag == "--subspace") requireSolverOf(flag, o.settings.solver, {"prox-gs", "prox-jacobi"});
     if (flag == "--local-iter" || flag == "--local-tol" || flag == "--local-solve")
-      requireSolverOf(flag, o.settings.solver, "prox-gs");
+      requireSolverOf(flag, o.settings.solver, {"prox-gs"});
   }
   return o;
 }

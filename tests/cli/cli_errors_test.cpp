@@ -67,7 +67,7 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --modulus-alpha 0"), "--modulus-alpha: must be positive");
   expectOneLineError(runCli("run bounce --solver pgs-sm --pgs-sweeps 0"), "--pgs-sweeps: must be at least 1");
   // A setting of one solver given with another would change nothing.
-  expectOneLineError(runCli("run bounce --solver pgs --rfactor local"), "--rfactor: applies to prox-gs, prox-jacobi only");
+  expectOneLineError(runCli("run bounce --solver pgs --rfactor local"), "--rfactor: applies to prox-gs or prox-jacobi only");
   expectOneLineError(runCli("run bounce --omega 1.5"), "--omega: applies to psor only, not to prox-gs");
   expectOneLineError(runCli("run bounce --sm-steps 3"), "--sm-steps: applies to pgs-sm only");
   expectOneLineError(runCli("run bounce --modulus-gamma 3"), "--modulus-gamma: applies to modulus-gs only");

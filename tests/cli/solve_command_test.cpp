@@ -168,8 +168,8 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
            {"--rfactor fast", "--rfactor"}, {"--frobnicate 1", "--frobnicate"},
            {"--local-iter 0", "--local-iter"}, {"--local-tol 0", "--local-tol"}, {"--local-solve fast", "--local-solve"},
            {"--subspace -1", "--subspace"}, {"--subspace often", "--subspace"},
-           {"--solver pgs --subspace 50", "--subspace: applies to prox-gs, prox-jacobi only, not to pgs"},
-           {"--solver psor --rfactor local", "--rfactor: applies to prox-gs, prox-jacobi only"},
+           {"--solver pgs --subspace 50", "--subspace: applies to prox-gs or prox-jacobi only, not to pgs"},
+           {"--solver psor --rfactor local", "--rfactor: applies to prox-gs or prox-jacobi only"},
            {"--solver prox-jacobi --local-solve exact", "--local-solve: applies to prox-gs only"}}) {
     result = runCli("solve " + good + " " + flags);
     EXPECT_EQ(result.exitCode, 2) << flags << ": " << result.output;

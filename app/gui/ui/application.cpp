@@ -8,7 +8,6 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <atomic>
 #include <cmath>
 #include <csignal>
@@ -71,7 +70,6 @@ Application::Application(CommandLine commandLine) : commandLine_(std::move(comma
   statePath_ = timestampedName("contactlab-state", ".json");
   historyCsvPath_ = timestampedName("contactlab-history", ".csv");
   solveCsvPath_ = timestampedName("contactlab-solve", ".csv");
-  stepRateStart_ = std::chrono::steady_clock::now();
 }
 
 Application::~Application() {
@@ -147,6 +145,9 @@ std::optional<std::string> Application::createWindow() {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = imguiIniPath_.empty() ? nullptr : imguiIniPath_.c_str();
+  // Headless runs take no input: the X server's pointer (at the screen's centre under xvfb-run)
+  // would otherwise hover over a panel and put its tooltip into the screenshot.
+  if (headless()) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   // A system font reads better than ImGui's built-in bitmap font; the latter is the fallback.
   const char* dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
   std::error_code ec;
@@ -171,6 +172,12 @@ void Application::reportError(std::string message) {
 }
 
 void Application::reportStatus(std::string message) { statusMessage_ = std::move(message); }
+
+void Application::restartStepRate() {
+  stepRateStart_ = std::chrono::steady_clock::now();
+  stepsThisSecond_ = 0;
+  stepRateMeasured_ = false;
+}
 
 std::optional<std::string> Application::loadScene(const SceneSource& source) {
   if (auto error = session_.load(source)) return error;
@@ -325,6 +332,7 @@ int Application::run() {
         return 1;
       }
     }
+    restartStepRate();
     const double start = session_.world().time();
     for (int frameIndex = 1; frameIndex <= *commandLine_.frames && !headlessError_; ++frameIndex) {
       while (!headlessError_ && periodsSince(start, session_.world().time(), commandLine_.fps) < frameIndex) {
@@ -348,6 +356,7 @@ int Application::run() {
 
   std::signal(SIGINT, requestStop);
   std::signal(SIGTERM, requestStop);
+  restartStepRate();
   auto last = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window_) && !stopRequested) {
     const auto now = std::chrono::steady_clock::now();
@@ -383,9 +392,6 @@ void Application::frame(double wallSeconds) {
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
-  // Headless runs take no input: the X server's pointer (at the screen's centre under xvfb-run)
-  // would otherwise hover over a panel and put its tooltip into the screenshot.
-  if (headless()) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
   ImGui::NewFrame();
 
   if (!headless()) {
@@ -489,7 +495,8 @@ void Application::renderView() {
     glFinish();  // so the profiler shows the drawing's cost, not just its submission
   }
   renderMs_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (headless()) headlessRenderMs_.emplace_back(renderMs_, processCpuMs() - cpuStart);
+  // One row per frame of --frames (the screenshot's extra frame is not one of them).
+  if (headless() && !finalHeadlessFrame_) headlessRenderMs_.emplace_back(renderMs_, processCpuMs() - cpuStart);
   renderer_->presentToScreen(framebufferWidth, framebufferHeight);
 }
 

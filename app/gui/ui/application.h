@@ -88,6 +88,8 @@ class Application {
 
   void reportError(std::string message);
   void reportStatus(std::string message);
+  // steps/s is measured from here: the frame loop's start, not the window's and scene's set-up.
+  void restartStepRate();
   void rememberSettings();
 
   CommandLine commandLine_;
@@ -138,7 +140,7 @@ class Application {
   std::vector<std::pair<double, double>> headlessRenderMs_;
   int stepsThisSecond_ = 0;
   double stepsPerSecond_ = 0;
-  bool stepRateMeasured_ = false;  // a whole second has passed since the first frame
+  bool stepRateMeasured_ = false;  // a whole second has passed since restartStepRate
   std::chrono::steady_clock::time_point stepRateStart_;
 
   std::string pendingWindowScreenshot_;  // written after this frame's panels are drawn

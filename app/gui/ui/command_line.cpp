@@ -1,6 +1,5 @@
 #include "ui/command_line.h"
 
-#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -169,15 +168,12 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, std::string& 
   }
   // A key the named built-in scene does not have is a typo, as in the headless tool: exit 2. (Without
   // --scene the scene comes from the saved settings, and a bad key is reported when it loads.)
-  if (const SceneEntry* entry = cl.scene ? findBuiltinScene(*cl.scene) : nullptr)
-    for (const auto& [key, number] : cl.params)
-      if (std::ranges::none_of(entry->params, [&](const SceneParam& p) { return p.name == key; })) {
-        std::string known;
-        for (const SceneParam& p : entry->params) known += (known.empty() ? "" : ", ") + p.name;
-        error = "--param: scene " + entry->name + " has no parameter '" + key + "' (its parameters: " +
-                (known.empty() ? "none" : known) + ")";
-        return cl;
-      }
+  if (const SceneEntry* entry = cl.scene ? findBuiltinScene(*cl.scene) : nullptr) {
+    if (const std::string unknown = unknownSceneParameter(*entry, cl.params); !unknown.empty()) {
+      error = "--param: " + unknown;
+      return cl;
+    }
+  }
   if (cl.exitWhenDone && !cl.frames) cl.frames = 1;
   return cl;
 }

@@ -503,7 +503,7 @@ void Application::drawPlotsPanel() {
   // Contacts of sleeping bodies, and those of bodies coupled to deformable ones (the CR solve's),
   // are not in the rigid solve.
   const bool stepped = session_.hasWorld() && session_.world().stepCount() > 0;
-  options.emptyMessage = stepped ? "the last step solved no rigid contacts" : nullptr;
+  options.emptyMessage = stepped && solve.residualHistory.empty() ? "the last step solved no rigid contacts" : nullptr;
   drawPlot("residual_last_solve",
            {PlotSeries{"last solve (" + std::to_string(solve.iterations) + " it)",
                        iota(solve.residualHistory.size()), solve.residualHistory, blue}},

@@ -242,14 +242,17 @@ void drawPlot(const char* id, const std::vector<PlotSeries>& series, const PlotO
   };
   YAxis axis = yAxisBelow(1);
   std::vector<std::vector<std::size_t>> legend = legendRows(series, plotRight - axis.headerLeft);
-  if (legend.size() > 1 && bottom - topBelow(legend.size()) >= line) {
-    axis = yAxisBelow(legend.size());
-    // Fewer ticks can only narrow the tick labels' column; should the rows still not fit, the box.
-    const std::size_t rows = legend.size();
-    legend = legendRows(series, plotRight - axis.headerLeft);
-    if (legend.size() > rows) legend.clear();
-  } else if (legend.size() > 1) {
-    legend.clear();
+  if (legend.size() > 1) {
+    // More header rows leave fewer y ticks, whose labels may be narrower or wider: lay the legend
+    // out again below them, and fall back to the box (and one header row) if it no longer fits.
+    const YAxis lower = yAxisBelow(legend.size());
+    std::vector<std::vector<std::size_t>> again = legendRows(series, plotRight - lower.headerLeft);
+    if (bottom - lower.top >= line && !again.empty() && again.size() <= legend.size()) {
+      axis = again.size() == legend.size() ? lower : yAxisBelow(again.size());
+      legend = std::move(again);
+    } else {
+      legend.clear();
+    }
   }
   const float top = axis.top;
   const AxisRange yRange = axis.range;

@@ -105,6 +105,9 @@ struct SceneEntry {
 };
 const std::vector<SceneEntry>& builtinScenes();
 const SceneEntry* findBuiltinScene(const std::string& name);
+// "scene NAME has no parameter "KEY" (its parameters: ...)" for the first key of `params` the scene
+// does not have; empty when it has them all.
+std::string unknownSceneParameter(const SceneEntry& scene, const SceneParams& params);
 // Builds a built-in scene; unknown parameter names throw SceneError naming the parameter.
 Scene buildBuiltinScene(const std::string& name, const SceneParams& overrides, std::uint64_t seed);
 
