@@ -76,15 +76,14 @@ std::vector<MeshCollisionModel::FacePlanes> MeshCollisionModel::tetrahedronFaceP
 }
 
 // A mesh touches others through points of its surface (mesh_contacts.h), and a coarse mesh's long
-// edges have none between their ends: two jacks' arms, 13 cm edges with vertices only at the ends,
-// crossed 11 mm deep with no vertex of either inside the other, and the nearest-surface normals of
-// the vertices that then went in disagreed. So every edge longer than kEdgeSampleSpacing times the
-// mesh's median edge gets evenly spaced points between its ends, spacing at most that. An edge
-// crossing another body's surface at depth d is seen once the chord it cuts is longer than the
-// spacing h, by d = h^2 / (8 R) at a curvature radius R: the jacks' 13 cm arm edges get their
-// midpoints, and two arms crossing anywhere are seen by 15 mm deep, at their middles at once. Three
-// times the median edge (points 4 cm apart, seen by 5 mm) cost the funnel's landing 65 % more time
-// instead of 39 % (docs/benchmarks.md).
+// edges have none between their ends: two long, thin parts (a simplified jack's arms had 13 cm edges
+// with vertices only at the ends) can cross with no vertex of either inside the other, and then
+// make no contact until a vertex is deep inside (the funnel's jacks stayed crossed 11 mm deep). So
+// every edge longer than kEdgeSampleSpacing times the mesh's median edge gets evenly spaced points
+// between its ends, spacing at most that. An edge crossing another body's surface at depth d is seen
+// once the chord it cuts is longer than the spacing h, by d = h^2 / (8 R) at a curvature radius R.
+// The points cost time (a pair tests each like a vertex); the built-in meshes are made without such
+// edges (jackMesh bounds its edges), so they serve meshes read from files.
 constexpr double kEdgeSampleSpacing = 6.0;
 // A mesh whose edges differ by orders of magnitude (a large ground slab around a finely detailed
 // object) would otherwise put thousands of points on each long edge.

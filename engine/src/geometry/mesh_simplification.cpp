@@ -30,8 +30,8 @@ struct Candidate {
 
 class Simplifier {
  public:
-  explicit Simplifier(const TriangleMesh& mesh)
-      : positions_(mesh.vertices), triangles_(mesh.triangles), triangleAlive_(mesh.triangles.size(), true),
+  Simplifier(const TriangleMesh& mesh, double maxEdgeLength)
+      : maxEdgeLength_(maxEdgeLength), positions_(mesh.vertices), triangles_(mesh.triangles), triangleAlive_(mesh.triangles.size(), true),
         trianglesAt_(mesh.vertices.size()), quadrics_(mesh.vertices.size(), Quadric::Zero()),
         stamps_(mesh.vertices.size(), 0), aliveTriangles_(static_cast<int>(mesh.triangles.size())),
         aliveVertices_(static_cast<int>(mesh.vertices.size())) {
@@ -120,6 +120,10 @@ class Simplifier {
     std::vector<int> common;
     std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(common));
     if (common.size() != 2) return false;
+    // The merged vertex's edges: to every neighbour of either end.
+    for (const std::vector<int>* around : {&a, &b})
+      for (const int w : *around)
+        if (w != keep && w != remove && (positions_[w] - position).norm() > maxEdgeLength_) return false;
     // No remaining triangle may turn over or degenerate.
     for (const int end : {keep, remove})
       for (const int t : trianglesAt_[end]) {
@@ -170,6 +174,7 @@ class Simplifier {
     for (const int w : neighbours(c.keep)) push(c.keep, w);
   }
 
+  double maxEdgeLength_;
   std::vector<Vec3> positions_;
   std::vector<std::array<int, 3>> triangles_;
   std::vector<bool> triangleAlive_;
@@ -182,8 +187,8 @@ class Simplifier {
 
 }  // namespace
 
-TriangleMesh simplifyMesh(const TriangleMesh& mesh, int targetTriangles) {
-  Simplifier simplifier(mesh);
+TriangleMesh simplifyMesh(const TriangleMesh& mesh, int targetTriangles, double maxEdgeLength) {
+  Simplifier simplifier(mesh, maxEdgeLength);
   simplifier.run(targetTriangles);
   return simplifier.result();
 }

@@ -133,7 +133,11 @@ TriangleMesh jackMesh(double reach, double armRadius, int targetTriangles) {
   // removes most of the grid's triangles where the surface is flat along the arms.
   const double cell = armRadius / 5.0;
   const Vec3 corner = Vec3::Constant(reach + 2.0 * cell);
-  return simplifyMesh(marchingTetrahedra(unionDistance, -corner, corner, cell), targetTriangles);
+  // Edges no longer than h = 1.25 radii: an arm crossing another is seen by a vertex once it is
+  // h^2 / (8 r), a fifth of the radius, deep (docs/meshes.md). Without the bound the simplification
+  // ran single edges 3.5 radii long along the arms' sides, and crossed arms went unseen until
+  // 1.5 radii deep (a vertex inside).
+  return simplifyMesh(marchingTetrahedra(unionDistance, -corner, corner, cell), targetTriangles, 1.25 * armRadius);
 }
 
 TriangleMesh torusMesh(double ringRadius, double tubeRadius, int ringSegments, int tubeSegments) {
