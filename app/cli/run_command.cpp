@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <unistd.h>
+
 #include "commands.h"
 #include "run_outputs.h"
 
@@ -40,6 +42,33 @@ World buildWorld(const Scene& scene, const RunOptions& options) {
     throw std::runtime_error((findBuiltinScene(options.scene) ? "scene " : "") + options.scene + ": " + message);
   }
 }
+
+// On a terminal, a line on stderr at most every few seconds while a long run steps (a 120-bunny
+// pile takes seconds per step), rewritten in place and cleared at the end; into a file or a pipe,
+// nothing, so logs and scripts see only the summary.
+class Progress {
+ public:
+  explicit Progress(int steps) : steps_(steps), shown_(isatty(STDERR_FILENO) != 0) {}
+  void update(int step, double totalMs) {
+    if (!shown_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_ < std::chrono::seconds(2)) return;
+    last_ = now;
+    const double msPerStep = totalMs / step;
+    const double left = (steps_ - step) * msPerStep / 1e3;
+    std::fprintf(stderr, "\rstep %d of %d, %.3g ms per step, about %.0f s left   ", step, steps_, msPerStep, left);
+    printed_ = true;
+  }
+  ~Progress() {
+    if (printed_) std::fprintf(stderr, "\r%*s\r", 72, "");
+  }
+
+ private:
+  int steps_;
+  bool shown_;
+  bool printed_ = false;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
 
 // What the summary reports, gathered step by step.
 struct RunTotals {
@@ -84,12 +113,18 @@ int runCommand(Args args) {
   RunOutputs outputs(options->outputs);
   RunTotals totals;
   outputs.recordStart(world);
-  for (int step = 0; step < options->steps; ++step) {
-    const auto start = std::chrono::steady_clock::now();
-    world.step();
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    totals.add(world.lastMetrics(), ms);
-    outputs.record(world, ms);
+  {
+    Progress progress(options->steps);
+    double totalMs = 0.0;
+    for (int step = 0; step < options->steps; ++step) {
+      const auto start = std::chrono::steady_clock::now();
+      world.step();
+      const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      totals.add(world.lastMetrics(), ms);
+      outputs.record(world, ms);
+      totalMs += ms;
+      progress.update(step + 1, totalMs);
+    }
   }
   outputs.close();
   if (!options->outputs.stateOut.empty()) saveSceneFile(world.snapshot(), options->outputs.stateOut);
