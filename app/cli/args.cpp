@@ -98,10 +98,9 @@ std::vector<std::string> rFactorSolvers() {
 }
 
 std::string solverLabel(const SolverSettings& settings) {
-  for (const SolverDescription& s : solverNames())
-    if (s.name == settings.solver && s.usesRFactor)
-      return settings.solver + " (" + rFactorName(settings.prox.rFactor) + " r-factor)";
-  return settings.solver;
+  const std::vector<std::string> proxSolvers = rFactorSolvers();
+  if (std::ranges::find(proxSolvers, settings.solver) == proxSolvers.end()) return settings.solver;
+  return settings.solver + " (" + rFactorName(settings.prox.rFactor) + " r-factor)";
 }
 
 std::string solverName(std::string_view flag, std::string_view text) {

@@ -73,11 +73,13 @@ class Progress {
 // What the summary reports, gathered step by step.
 struct RunTotals {
   std::vector<double> stepMs;
+  double totalMs = 0.0;  // the sum of stepMs
   double contacts = 0.0;
   double iterations = 0.0;
 
   void add(const StepMetrics& metrics, double ms) {
     stepMs.push_back(ms);
+    totalMs += ms;
     contacts += metrics.contacts;
     iterations += metrics.iterations();
   }
@@ -92,12 +94,10 @@ double median(std::vector<double> values) {
 
 void printSummary(const RunOptions& options, const World& world, const RunTotals& totals) {
   const double steps = static_cast<double>(totals.stepMs.size());
-  double totalMs = 0.0;
-  for (double ms : totals.stepMs) totalMs += ms;
   std::printf("scene %s: %zu bodies, dt %g s, solver %s, %d thread%s\n", options.scene.c_str(),
               world.bodies().size(), world.dt(), solverLabel(world.settings().solver).c_str(), world.settings().threads,
               world.settings().threads == 1 ? "" : "s");
-  std::printf("steps %d, ms/step mean %.4f median %.4f\n", world.stepCount(), totalMs / steps, median(totals.stepMs));
+  std::printf("steps %d, ms/step mean %.4f median %.4f\n", world.stepCount(), totals.totalMs / steps, median(totals.stepMs));
   std::printf("contacts mean %.1f, iterations mean %.1f\n", totals.contacts / steps, totals.iterations / steps);
   std::printf("final energy: kinetic %.6g J, potential %.6g J\n", world.kineticEnergy(), world.potentialEnergy());
 }
@@ -115,15 +115,13 @@ int runCommand(Args args) {
   outputs.recordStart(world);
   {
     Progress progress(options->steps);
-    double totalMs = 0.0;
     for (int step = 0; step < options->steps; ++step) {
       const auto start = std::chrono::steady_clock::now();
       world.step();
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       totals.add(world.lastMetrics(), ms);
       outputs.record(world, ms);
-      totalMs += ms;
-      progress.update(step + 1, totalMs);
+      progress.update(step + 1, totals.totalMs);
     }
   }
   outputs.close();
