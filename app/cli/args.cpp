@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 
@@ -35,6 +36,12 @@ double positiveNumber(std::string_view flag, std::string_view text) {
   const double value = number(flag, text);
   if (!(value > 0.0)) reject(flag, "must be positive, got " + std::string(text));
   return value;
+}
+
+double relaxationOmega(std::string_view flag, std::string_view text) {
+  const double omega = positiveNumber(flag, text);
+  if (omega >= 2.0) reject(flag, "must be below 2, got " + std::string(text));
+  return omega;
 }
 
 double nonNegativeNumber(std::string_view flag, std::string_view text) {
@@ -178,16 +185,13 @@ const Flag kRunFlags[] = {
     {"--steps", "N", "number of steps (default 500)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.steps = wholeNumber(f, v, 1); }},
     {"--max-iter", "K", "most solver sweeps per step (default 1000)",
-     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.maxIterations = wholeNumber(f, v, 0); }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.maxIterations = wholeNumber(f, v, 1); }},
     {"--tol-abs", "X", "absolute tolerance on the solver's merit (PROX: eq. 27), 0 never stops early (default 1e-3)",
      setTolerance<&SolverSettings::tolAbs>},
     {"--tol-rel", "X", "relative tolerance on the solver's merit, 0 never stops early (default 1e-3)",
      setTolerance<&SolverSettings::tolRel>},
     {"--omega", "X", "psor: relaxation omega in (0, 2), r_i = omega / A_ii (default 1.2)",
-     [](RunOptions& o, std::string_view f, std::string_view v) {
-       o.world.solver.psor.omega = positiveNumber(f, v);
-       if (o.world.solver.psor.omega >= 2.0) reject(f, "must be below 2, got " + std::string(v));
-     }},
+     [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.psor.omega = relaxationOmega(f, v); }},
     {"--pgs-sweeps", "N", "pgs-sm: PGS sweeps before each subspace phase, k_pgs (default 25)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.pgsSm.pgsSweeps = wholeNumber(f, v, 1); }},
     {"--sm-steps", "N", "pgs-sm: subspace-minimization steps per phase, k_sm (default 5)",
@@ -292,8 +296,25 @@ std::optional<RunOptions> parseRunArgs(Args args) {
     if (flag == "--omega") requireSolverOf(flag, solver, {"psor"});
     if (flag == "--pgs-sweeps" || flag == "--sm-steps") requireSolverOf(flag, solver, {"pgs-sm"});
     if (flag == "--modulus-alpha" || flag == "--modulus-gamma") requireSolverOf(flag, solver, {"modulus-gs"});
+    if (flag == "--vtk-every" && options.outputs.vtk.empty()) reject(flag, "needs --vtk DIR, the folder its frames go to");
   }
+  checkDistinctOutputs(options.outputs);
   return options;
+}
+
+// Two outputs named alike would interleave into one unreadable file.
+void checkDistinctOutputs(const OutputPaths& outputs) {
+  const std::pair<const char*, const std::string*> files[] = {{"--trace", &outputs.trace},
+                                                              {"--metrics", &outputs.metrics},
+                                                              {"--residuals", &outputs.residuals},
+                                                              {"--contacts", &outputs.contacts},
+                                                              {"--state-out", &outputs.stateOut}};
+  const auto normal = [](const std::string& path) { return std::filesystem::absolute(path).lexically_normal(); };
+  for (std::size_t i = 0; i < std::size(files); ++i)
+    for (std::size_t j = i + 1; j < std::size(files); ++j)
+      if (!files[i].second->empty() && !files[j].second->empty() && normal(*files[i].second) == normal(*files[j].second))
+        throw UsageError(std::string(files[i].first) + " and " + files[j].first + ": both name " + *files[i].second +
+                         "; give each output its own file");
 }
 
 double numberFlag(std::string_view flag, std::string_view text) { return number(flag, text); }

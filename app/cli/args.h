@@ -45,6 +45,8 @@ inline constexpr std::uint64_t kDefaultSeed = 1;
 std::string inQuotes(std::string_view text);
 double number(std::string_view flag, std::string_view text);
 double positiveNumber(std::string_view flag, std::string_view text);
+// PSOR's relaxation omega, in (0, 2).
+double relaxationOmega(std::string_view flag, std::string_view text);
 double nonNegativeNumber(std::string_view flag, std::string_view text);
 template <class Integer>
 Integer wholeNumber(std::string_view flag, std::string_view text, Integer minimum);
@@ -54,6 +56,8 @@ std::string solverName(std::string_view flag, std::string_view text);
 // Throws UsageError when `flag`, a setting of the named solvers only, was given for another solver,
 // which it would not change.
 void requireSolverOf(std::string_view flag, const std::string& solver, const std::vector<std::string>& solvers);
+// Throws UsageError when two of the run's output files are one file.
+void checkDistinctOutputs(const OutputPaths& outputs);
 // The solvers whose r-factor strategy can be chosen (the PROX solvers).
 std::vector<std::string> rFactorSolvers();
 // "prox-gs (global r-factor)" for those, the bare name for the others.

@@ -29,6 +29,15 @@ std::string oneLine(std::string message) {
   return message;
 }
 
+// Where a command-line mistake is explained: the command's own help, or the overview; nothing
+// when the message already points somewhere (an unknown scene: "see contactlab-cli list").
+std::string helpHint(std::string_view message, const std::vector<std::string_view>& args) {
+  if (message.find("(see contactlab-cli") != std::string_view::npos) return "";
+  for (const std::string_view command : {"run", "bench", "study", "solve"})
+    if (!args.empty() && args.front() == command) return " (see contactlab-cli " + std::string(command) + " --help)";
+  return " (see contactlab-cli --help)";
+}
+
 int dispatch(const std::vector<std::string_view>& args) {
   using namespace contactlab::cli;
   if (args.empty()) throw UsageError("missing COMMAND (run, list, bench, study or solve)");
@@ -57,7 +66,7 @@ int main(int argc, char** argv) {
   try {
     return dispatch(args);
   } catch (const contactlab::cli::UsageError& e) {
-    std::cerr << "contactlab-cli: " << oneLine(e.what()) << " (see contactlab-cli --help)\n";
+    std::cerr << "contactlab-cli: " << oneLine(e.what()) << helpHint(e.what(), args) << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "contactlab-cli: error: " << oneLine(e.what()) << "\n";

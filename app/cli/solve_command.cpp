@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "commands.h"
 #include "io/csv_writer.h"
@@ -40,6 +41,7 @@ constexpr const char* kSolveHelp =
     "                              sweep's merit and its first step (a block Gauss-Seidel sweep; default 1,\n"
     "                              the PROX paper's Alg. 2; docs/fc3d.md says when more pays)\n"
     "  --local-tol X               prox-gs with --local-iter > 1: the fraction above (default 0.1)\n"
+    "  --omega X                   psor: relaxation omega in (0, 2) (default 1.2)\n"
     "  --local-solve prox|exact    prox-gs: exact solves each contact's local problem in closed form (take-off,\n"
     "                              sticking, or sliding by the roots of a quartic): the block Gauss-Seidel of\n"
     "                              Siconos' NSGS, no r-factor used; prox takes --local-iter proximal steps\n"
@@ -87,7 +89,7 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     const std::string_view name = arg.substr(0, equals);
     std::string_view value;
     if (name != "--solver" && name != "--rfactor" && name != "--tol" && name != "--max-iter" && name != "--out" &&
-        name != "--local-iter" && name != "--local-tol" && name != "--local-solve" && name != "--subspace")
+        name != "--local-iter" && name != "--local-tol" && name != "--local-solve" && name != "--subspace" && name != "--omega")
       throw UsageError("unknown flag " + std::string(name));
     if (equals != std::string_view::npos) value = arg.substr(equals + 1);
     else if (i + 1 < args.size()) value = args[++i];
@@ -101,6 +103,7 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     else if (name == "--local-iter") s.problemFile.localIterations = wholeNumber(name, value, 1);
     else if (name == "--local-tol") s.problemFile.localTolerance = positiveNumber(name, value);
     else if (name == "--subspace") s.problemFile.subspaceInterval = wholeNumber(name, value, 0);
+    else if (name == "--omega") s.psor.omega = relaxationOmega(name, value);
     else if (name == "--local-solve") {
       if (value != "prox" && value != "exact") reject(name, "expected prox or exact, got " + inQuotes(value));
       s.problemFile.exactLocalSolve = value == "exact";
@@ -116,6 +119,12 @@ std::optional<SolveOptions> parseSolveArgs(Args args) {
     if (flag == "--subspace") requireSolverOf(flag, o.settings.solver, {"prox-gs", "prox-jacobi"});
     if (flag == "--local-iter" || flag == "--local-tol" || flag == "--local-solve")
       requireSolverOf(flag, o.settings.solver, {"prox-gs"});
+    if (flag == "--omega") requireSolverOf(flag, o.settings.solver, {"psor"});
+    // Exact local solves take no proximal steps, so no r-factor and no step count.
+    if (o.settings.problemFile.exactLocalSolve && (flag == "--rfactor" || flag == "--local-iter" || flag == "--local-tol"))
+      reject(flag, "applies to proximal local steps, not to --local-solve exact");
+    if (flag == "--local-tol" && o.settings.problemFile.localIterations <= 1)
+      reject(flag, "applies with --local-iter K > 1 only (one proximal step per contact has no tolerance)");
   }
   return o;
 }
@@ -130,27 +139,29 @@ int solveCommand(Args args) {
   if (!solver->acceptsDelassus())
     throw UsageError("--solver " + settings.solver + ": needs bodies; a problem file gives only W, q and mu");
   const DelassusProblem problem = readFc3dFile(options->file);
+  // Opened before the solve, so that an unwritable path fails before the solver's time is spent.
+  std::optional<CsvWriter> csv;
+  if (!options->out.empty()) csv.emplace(options->out, std::vector<std::string_view>{"contact", "r_n", "r_t1", "r_t2", "u_n", "u_t1", "u_t2"});
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
   const SolveReport report = solver->solve(problem, settings, lambda);
   // The PROX solvers stop on the natural map, the box solvers on their own merit (see the help).
   const bool converged = report.converged() || report.naturalMapResidual <= settings.naturalMapTolerance;
   std::string label = solverLabel(settings);
-  if (settings.problemFile.exactLocalSolve && settings.solver == "prox-gs") label += ", exact local solves";
+  if (settings.problemFile.exactLocalSolve && settings.solver == "prox-gs") label = "prox-gs, exact local solves";
   if (settings.problemFile.subspaceInterval > 0)
     label += ", subspace step every " + std::to_string(settings.problemFile.subspaceInterval) + " sweeps";
   std::printf("%s, %s, contacts %d, %s, iterations %d, residual %.3g, seconds %.6f\n", options->file.c_str(),
               label.c_str(), problem.numContacts(), converged ? "converged" : "not converged", report.iterations,
               report.naturalMapResidual, report.seconds);
-  if (!options->out.empty()) {
+  if (csv) {
     const Eigen::VectorXd u = problem.velocities(lambda);
-    CsvWriter csv(options->out, {"contact", "r_n", "r_t1", "r_t2", "u_n", "u_t1", "u_t2"});
     for (int k = 0; k < problem.numContacts(); ++k) {
-      csv.field(k);
-      for (int i = 0; i < 3; ++i) csv.field(lambda[4 * k + i]);
-      for (int i = 0; i < 3; ++i) csv.field(u[4 * k + i]);
-      csv.endRow();
+      csv->field(k);
+      for (int i = 0; i < 3; ++i) csv->field(lambda[4 * k + i]);
+      for (int i = 0; i < 3; ++i) csv->field(u[4 * k + i]);
+      csv->endRow();
     }
-    csv.close();
+    csv->close();
   }
   return 0;
 }

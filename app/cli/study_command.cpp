@@ -45,7 +45,8 @@ constexpr const char* kStudyHelp =
     "                 Fig. 4 and 8), how the solves ended, divergence detections per solve (Fig. 9),\n"
     "                 kinetic and potential energy over time (Fig. 7)\n"
     "  index.html     all of it on one self-contained page\n"
-    "A solve that stopped before iteration k counts with its final merit at k (it would stay there).\n"
+    "Every step with contacts is a solve, one that its warm start already met (0 sweeps) included. A\n"
+    "solve that stopped before iteration k counts with its final merit at k (it would stay there).\n"
     "Solvers without r-factors (all but prox-*) run once per scene. Flags take their value as the next\n"
     "argument or after '='.\n"
     "\n"
@@ -63,11 +64,16 @@ constexpr const char* kStudyHelp =
     "  --sleep on|off         let islands at rest sleep (default: off)\n"
     "  --help                 show this help\n";
 
-std::vector<std::string> splitList(std::string_view text) {
+// The comma-separated items of a list flag's value; an item named twice is an error (the study
+// would run the same combination twice and the second run's figures overwrite the first's).
+std::vector<std::string> splitList(std::string_view flag, std::string_view text) {
   std::vector<std::string> items;
   for (std::size_t start = 0; start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
-    items.emplace_back(text.substr(start, comma - start));
+    std::string item(text.substr(start, comma - start));
+    if (std::ranges::find(items, item) != items.end())
+      throw UsageError(std::string(flag) + ": \"" + item + "\" is named twice");
+    items.push_back(std::move(item));
     start = comma + 1;
   }
   return items;
@@ -85,6 +91,7 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
     return std::nullopt;
   }
   StudyOptions options;
+  bool rFactorsGiven = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string_view arg = args[i];
     const std::size_t equals = arg.find('=');
@@ -98,16 +105,17 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
       if (value.empty()) throw UsageError("--out: needs a folder");
       options.out = std::string(value);
     } else if (flag == "--scenes") {
-      options.scenes = splitList(value);
+      options.scenes = splitList(flag, value);
       for (const std::string& scene : options.scenes)
         if (!findBuiltinScene(scene)) throw UsageError("--scenes: unknown built-in scene \"" + scene + "\" (see contactlab-cli list)");
     } else if (flag == "--solvers") {
-      options.solvers = splitList(value);
+      options.solvers = splitList(flag, value);
       for (const std::string& solver : options.solvers)
         if (!findSolver(solver)) throw UsageError("--solvers: unknown solver \"" + solver + "\" (see contactlab-cli list)");
     } else if (flag == "--rfactors") {
+      rFactorsGiven = true;
       options.rFactors.clear();
-      for (const std::string& name : splitList(value)) {
+      for (const std::string& name : splitList(flag, value)) {
         RFactorStrategy strategy;
         if (!parseRFactor(name, strategy)) throw UsageError("--rfactors: expected global, local or blocked, got \"" + name + "\"");
         options.rFactors.push_back(strategy);
@@ -138,6 +146,8 @@ std::optional<StudyOptions> parseStudyArgs(Args args) {
     }
   }
   if (options.out.empty()) throw UsageError("study: --out DIR is required");
+  if (rFactorsGiven && std::ranges::none_of(options.solvers, [](const std::string& solver) { return findSolver(solver)->usesRFactor; }))
+    throw UsageError("--rfactors: applies to the PROX solvers only, and --solvers names none of them");
   for (const auto& [scene, params] : options.params) {
     if (std::ranges::find(options.scenes, scene) == options.scenes.end())
       throw UsageError("--param " + scene + ":...: scene " + scene + " is not among the study's scenes (--scenes)");
@@ -161,18 +171,35 @@ struct StudyRun {
   std::string label() const { return rFactor == "-" ? solver : solver + " " + rFactor; }
 };
 
-StudyRun runCombination(const StudyOptions& options, const std::string& scene, const std::string& solver,
+// The study's scenes, each built once before the first run, so that a parameter out of its range
+// or a scene the study cannot measure stops the study before it has spent minutes on other scenes.
+std::map<std::string, Scene> buildStudyScenes(const StudyOptions& options) {
+  std::map<std::string, Scene> scenes;
+  for (const std::string& name : options.scenes) {
+    const auto found = options.params.find(name);
+    Scene scene = buildBuiltinScene(name, found == options.params.end() ? SceneParams{} : found->second, options.seed);
+    // The study measures the rigid solvers; deformable bodies are solved by the CR method, which
+    // `run --metrics` and `bench` report.
+    if (std::ranges::any_of(scene.bodies, [](const BodyDesc& body) { return body.deformable.has_value(); }))
+      throw UsageError("--scenes: " + name + " has deformable bodies, whose contacts the CR solve takes, not the rigid solvers "
+                       "a study compares (its CR iterations are in run --metrics and bench)");
+    scenes.emplace(name, std::move(scene));
+  }
+  return scenes;
+}
+
+StudyRun runCombination(const StudyOptions& options, const Scene& sceneDesc, const std::string& scene, const std::string& solver,
                         const std::string& rFactorLabel, RFactorStrategy rFactor) {
   WorldSettings settings = options.settings;
   settings.solver.solver = solver;
   settings.solver.prox.rFactor = rFactor;
-  const auto found = options.params.find(scene);
-  World world(buildBuiltinScene(scene, found == options.params.end() ? SceneParams{} : found->second, options.seed), settings);
+  World world(sceneDesc, settings);
   StudyRun run{scene, solver, rFactorLabel, {}, {}, {}, {}, 0.0};
   for (int step = 0; step < options.steps; ++step) {
     world.step();
     const StepMetrics& m = world.lastMetrics();
-    if (m.solve.iterations > 0) run.solves.push_back({m.step, m.contacts, m.solve});
+    const int rigidContacts = m.contacts - m.deformableConstraints;
+    if (rigidContacts > 0) run.solves.push_back({m.step, rigidContacts, m.solve});  // 0 sweeps too: a solve the warm start met
     run.seconds += m.solve.seconds;
     run.time.push_back(m.time);
     run.kinetic.push_back(m.kineticEnergy);
@@ -380,6 +407,7 @@ void writeFigures(const std::filesystem::path& dir, const std::vector<StudyRun>&
 int studyCommand(Args args) {
   const std::optional<StudyOptions> options = parseStudyArgs(args);
   if (!options) return 0;  // --help
+  const std::map<std::string, Scene> scenes = buildStudyScenes(*options);
   const std::filesystem::path dir(options->out);
   std::error_code error;
   std::filesystem::create_directories(dir, error);
@@ -391,7 +419,7 @@ int studyCommand(Args args) {
       const bool usesRFactor = findSolver(solver)->usesRFactor;
       for (const RFactorStrategy strategy : options->rFactors) {
         const auto start = std::chrono::steady_clock::now();
-        runs.push_back(runCombination(*options, scene, solver, usesRFactor ? rFactorName(strategy) : "-", strategy));
+        runs.push_back(runCombination(*options, scenes.at(scene), scene, solver, usesRFactor ? rFactorName(strategy) : "-", strategy));
         const RunSummary s = summarize(runs.back());
         std::printf("%s %s: %d solves, iterations mean %.1f, converged %d absolute %d relative %d none, %.1f s\n",
                     scene.c_str(), runs.back().label().c_str(), s.solves, s.meanIterations, s.absolute, s.relative, s.none,

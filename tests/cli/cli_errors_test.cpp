@@ -74,6 +74,9 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --deformable-tol-rel 0"), "--deformable-tol-rel: must be positive");
   expectOneLineError(runCli("run bounce --deformable-tol-abs nan"), "--deformable-tol-abs: \"nan\" is not a finite number");
   expectOneLineError(runCli("run bounce --deformable-max-iter 0"), "--deformable-max-iter: must be at least 1");
+  expectOneLineError(runCli("run bounce --max-iter 0"), "--max-iter: must be at least 1");
+  expectOneLineError(runCli("run bounce --vtk-every 5"), "--vtk-every: needs --vtk DIR");
+  expectOneLineError(runCli("run bounce --trace same.csv --metrics ./same.csv"), "--trace and --metrics: both name same.csv");
   expectOneLineError(runCli("run bounce --deformable-stall -1"), "--deformable-stall: must be at least 0");
   expectOneLineError(runCli("run bounce --warm-start yes"), "--warm-start: expected on or off");
   expectOneLineError(runCli("run bounce --threads 0"), "--threads: must be at least 1");

@@ -77,10 +77,10 @@ TEST(SolveCommand, ReachesTheToleranceOnTheSevenSmallSamples) {
   CONTACTLAB_REQUIRE_FC3D_SAMPLES();
   for (const test::Fc3dSample& sample : test::fc3dSamples()) {
     if (sample.contacts > 9) continue;
-    for (const char* flags :
-         {"global", "local", "blocked", "local --local-iter 10 --local-tol 0.01", "local --local-solve exact"}) {
+    for (const char* flags : {"--rfactor global", "--rfactor local", "--rfactor blocked",
+                              "--rfactor local --local-iter 10 --local-tol 0.01", "--local-solve exact"}) {
       SCOPED_TRACE(sample.file + " " + flags);
-      const CliResult result = runCli("solve '" + test::fc3dPath(sample.file) + "' --rfactor " + flags);
+      const CliResult result = runCli("solve '" + test::fc3dPath(sample.file) + "' " + flags);
       ASSERT_EQ(result.exitCode, 0) << result.output;
       EXPECT_NE(result.output.find(", converged,"), std::string::npos) << result.output;
       EXPECT_LE(residualOf(result.output), 1e-8) << result.output;
@@ -170,12 +170,20 @@ TEST(SolveCommand, ErrorsNameTheFileOrTheFlag) {
            {"--subspace -1", "--subspace"}, {"--subspace often", "--subspace"},
            {"--solver pgs --subspace 50", "--subspace: applies to prox-gs or prox-jacobi only, not to pgs"},
            {"--solver psor --rfactor local", "--rfactor: applies to prox-gs or prox-jacobi only"},
-           {"--solver prox-jacobi --local-solve exact", "--local-solve: applies to prox-gs only"}}) {
+           {"--solver prox-jacobi --local-solve exact", "--local-solve: applies to prox-gs only"},
+           {"--local-solve exact --rfactor global", "--rfactor: applies to proximal local steps"},
+           {"--local-tol 0.5", "--local-tol: applies with --local-iter K > 1 only"},
+           {"--omega 1.5", "--omega: applies to psor only"},
+           {"--solver psor --omega 2", "--omega: must be below 2"}}) {
     result = runCli("solve " + good + " " + flags);
     EXPECT_EQ(result.exitCode, 2) << flags << ": " << result.output;
     EXPECT_NE(result.output.find(mention), std::string::npos) << result.output;
   }
   EXPECT_EQ(runCli("solve").exitCode, 2);
+  // An output that cannot be written fails before the solve, with no result line printed.
+  result = runCli("solve " + good + " --out '" + (dir / "no" / "such" / "x.csv").string() + "'");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_EQ(result.output.find("iterations"), std::string::npos) << result.output;
   std::filesystem::remove_all(dir);
 }
 

@@ -89,6 +89,33 @@ TEST_F(StudyCommand, WritesConsistentDataAndEveryFigure) {
   EXPECT_NE(page.find("<polyline"), std::string::npos) << "the page inlines the figures' curves";
 }
 
+// A solve whose warm start already meets the tolerance takes no sweep and is still a solve: PGS
+// with subspace minimization meets it at once in several of the tower's first 40 steps.
+TEST_F(StudyCommand, EveryStepWithContactsIsASolveAlsoWithoutASweep) {
+  const fs::path out = dir_ / "study";
+  const test::CliResult result = test::runCli("study --out '" + out.string() + "' --scenes tower --solvers pgs-sm --steps 40");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  std::string header;
+  const auto solves = readCsv(out / "solves.csv", &header);
+  ASSERT_EQ(solves.size(), 40u);
+  int withoutSweep = 0;
+  for (const auto& row : solves) withoutSweep += row[5] == "0";
+  EXPECT_GT(withoutSweep, 0) << "the case this test is about did not occur";
+  const auto summary = readCsv(out / "summary.csv", &header);
+  ASSERT_EQ(summary.size(), 1u);
+  EXPECT_EQ(summary[0][3], "40");
+}
+
+// A parameter out of its range is found before the first run, not after the scenes before it ran.
+TEST_F(StudyCommand, ASceneThatCannotBeBuiltStopsTheStudyBeforeItRuns) {
+  const fs::path out = dir_ / "study";
+  const test::CliResult result = test::runCli("study --out '" + out.string() + "' --scenes tower,pile --param pile:count=0");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_NE(result.output.find("count"), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("tower prox-gs"), std::string::npos) << "the tower ran first: " << result.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST_F(StudyCommand, BadArgumentsAreNamed) {
   for (const auto& [arguments, mention] : std::vector<std::pair<std::string, std::string>>{
            {"study --scenes tower", "--out"},
@@ -98,7 +125,11 @@ TEST_F(StudyCommand, BadArgumentsAreNamed) {
            {"study --out x --param pile:count", "SCENE:KEY=VALUE"},
            {"study --out x --scenes tower --param pile:count=5", "pile is not among the study's scenes"},
            {"study --out x --scenes tower --param tower:colour=5", "\"colour\""},
-           {"study --out x --steps 0", "--steps"}}) {
+           {"study --out x --steps 0", "--steps"},
+           {"study --out x --scenes tower,wall,tower", "\"tower\" is named twice"},
+           {"study --out x --solvers prox-gs,prox-gs", "\"prox-gs\" is named twice"},
+           {"study --out x --scenes soft-block", "soft-block has deformable bodies"},
+           {"study --out x --solvers pgs,psor --rfactors local", "--rfactors: applies to the PROX solvers only"}}) {
     const test::CliResult result = test::runCli(arguments);
     EXPECT_EQ(result.exitCode, 2) << arguments << ": " << result.output;
     EXPECT_NE(result.output.find(mention), std::string::npos) << arguments << ": " << result.output;

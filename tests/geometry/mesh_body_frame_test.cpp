@@ -65,6 +65,20 @@ TEST(MeshInBodyFrame, CoordinatesTooLargeForFiniteMassPropertiesAreRefused) {
   }
 }
 
+TEST(MeshInBodyFrame, FlatSurfaceIsRefusedAsFlat) {
+  // A closed tetrahedron whose fourth vertex lies in the plane of the other three: its volume is
+  // 0, and the message must say so rather than blame the coordinates' size (0/0 centre of mass).
+  TriangleMesh flat;
+  flat.vertices = {Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(0.3, 0.3, 0)};
+  flat.triangles = {{0, 2, 1}, {0, 1, 3}, {1, 2, 3}, {2, 0, 3}};
+  try {
+    meshInBodyFrame(flat, "flat.obj");
+    FAIL() << "a flat surface was accepted";
+  } catch (const MeshError& e) {
+    EXPECT_NE(std::string(e.what()).find("flat.obj: the surface encloses no volume"), std::string::npos) << e.what();
+  }
+}
+
 TEST(MeshInBodyFrame, OpenSurfaceIsRefused) {
   TriangleMesh open = boxMesh(Vec3::Ones());
   open.triangles.erase(open.triangles.begin());

@@ -58,6 +58,13 @@ TEST(ObjReader, BadFilesGiveErrorsNamingTheFile) {
   expectObjError((directory.path() / "absent.obj").string(), "no such OBJ file");
   expectObjError(directory.write("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"), "no faces");
   expectObjError(directory.write("nan.obj", "v 0 0 0\nv 1e999 0 0\nv 0 1 0\nf 1 2 3\n"), "vertex 2 has a coordinate that is not a finite number");
+  // tinyobjloader reads these as 0; the reader checks the 'v' lines itself.
+  expectObjError(directory.write("text.obj", "v 0 0 0\nv 1 abc 0\nv 0 1 0\nf 1 2 3\n"),
+                 "line 2: vertex 2 has a coordinate that is not a number: \"abc\"");
+  expectObjError(directory.write("nanword.obj", "# c\nv 0 0 0\nv 1 nan 0\nv 0 1 0\nf 1 2 3\n"),
+                 "line 3: vertex 2 has a coordinate that is not a finite number: \"nan\"");
+  expectObjError(directory.write("short.obj", "v 0 0 0\nv 1 0\nv 0 1 0\nf 1 2 3\n"), "vertex 2 has 2 coordinates");
+  expectObjError(directory.path().string(), "is a directory");
   expectObjError(directory.write("range.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 7\n"), "face 1 refers to vertex 7, but the file has 3 vertices");
   // A closed cube plus a face line with two corners, and a quad with an index out of range: the
   // loader skips such faces, which would leave the rest loading as if the file were whole.

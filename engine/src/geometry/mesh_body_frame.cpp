@@ -14,15 +14,29 @@ MeshInBodyFrame meshInBodyFrame(const TriangleMesh& input, const std::string& so
   const MeshMassProperties mass = integrateMassProperties(input);
   // Coordinates so large that the volume or the second moments overflow (the sums turn infinite,
   // then NaN) are a scale problem, not an orientation one: say so.
-  if (!std::isfinite(mass.volume) || !mass.inertiaAboutCentreOfMass.allFinite() || !mass.centreOfMass.allFinite())
+  const auto tooLarge = [&] {
     throw MeshError(source + ": the coordinates are too large for its volume and inertia to be finite numbers"
                              " (scale the mesh down, or give it in other units)");
+  };
+  if (!std::isfinite(mass.volume)) tooLarge();
+  // A flat surface (all vertices in one plane, up to rounding) encloses no volume, and its centre
+  // of mass (the first moment over the volume) is then 0/0: that is its fault, not its scale.
+  Vec3 lower = Vec3::Constant(std::numeric_limits<double>::infinity()), upper = -lower;
+  for (const Vec3& v : input.vertices) lower = lower.cwiseMin(v), upper = upper.cwiseMax(v);
+  const double extent = (upper - lower).norm();
+  if (std::abs(mass.volume) <= 1e-12 * extent * extent * extent) {
+    std::ostringstream why;
+    why << source << ": the surface encloses no volume (" << mass.volume << " for a bounding box " << extent
+        << " across): its vertices lie in one plane";
+    throw MeshError(why.str());
+  }
   if (!(mass.volume > 0.0)) {
     std::ostringstream why;
     why << source << ": the surface encloses a volume of " << mass.volume
         << "; a closed surface must have positive volume (triangles counter-clockwise seen from outside)";
     throw MeshError(why.str());
   }
+  if (!mass.inertiaAboutCentreOfMass.allFinite() || !mass.centreOfMass.allFinite()) tooLarge();
   const PrincipalAxes principal = principalAxes(mass.inertiaAboutCentreOfMass);
 
   MeshInBodyFrame out;

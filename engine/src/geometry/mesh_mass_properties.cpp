@@ -1,6 +1,7 @@
 #include "geometry/mesh_mass_properties.h"
 
 #include <map>
+#include <sstream>
 #include <utility>
 
 #include <Eigen/Eigenvalues>
@@ -11,30 +12,37 @@ void requireClosedOrientedSurface(const TriangleMesh& mesh, const std::string& s
   const auto fail = [&](const std::string& what) { throw MeshError(source + ": " + what); };
   if (mesh.triangles.empty()) fail("the mesh has no triangles");
   for (std::size_t v = 0; v < mesh.vertices.size(); ++v)
-    if (!mesh.vertices[v].allFinite()) fail("vertex " + std::to_string(v) + " is not finite");
+    if (!mesh.vertices[v].allFinite()) fail("vertex " + std::to_string(v + 1) + " (counted from 1) is not finite");
   const int vertexCount = static_cast<int>(mesh.vertices.size());
+  // Triangles are counted from 1, as an OBJ file counts its faces (a file of triangles: face N is
+  // triangle N); vertices are named by position, since an OBJ's are renumbered when welded.
+  const auto triangleName = [](std::size_t t) { return "triangle " + std::to_string(t + 1); };
+  const auto at = [&](int v) {
+    std::ostringstream text;
+    text << "(" << mesh.vertices[v].x() << ", " << mesh.vertices[v].y() << ", " << mesh.vertices[v].z() << ")";
+    return text.str();
+  };
   // Directed edge -> the triangle using it.
   std::map<std::pair<int, int>, std::size_t> edgeOwner;
   for (std::size_t t = 0; t < mesh.triangles.size(); ++t) {
     const auto& tri = mesh.triangles[t];
     for (int corner = 0; corner < 3; ++corner)
       if (tri[corner] < 0 || tri[corner] >= vertexCount)
-        fail("triangle " + std::to_string(t) + " uses vertex " + std::to_string(tri[corner]) + ", out of range [0, " +
+        fail(triangleName(t) + " uses vertex index " + std::to_string(tri[corner]) + ", out of range [0, " +
              std::to_string(vertexCount) + ")");
     if (tri[0] == tri[1] || tri[1] == tri[2] || tri[2] == tri[0])
-      fail("triangle " + std::to_string(t) + " repeats a vertex");
+      fail(triangleName(t) + " repeats a vertex (two of its corners are one point)");
     for (int corner = 0; corner < 3; ++corner) {
       const std::pair edge{tri[corner], tri[(corner + 1) % 3]};
       if (const auto [it, inserted] = edgeOwner.emplace(edge, t); !inserted)
-        fail("triangles " + std::to_string(it->second) + " and " + std::to_string(t) + " both run along edge " +
-             std::to_string(edge.first) + " -> " + std::to_string(edge.second) +
-             " (inconsistent orientation, or more than two triangles on one edge)");
+        fail(triangleName(it->second) + " and " + triangleName(t) + " both run along the edge from " + at(edge.first) +
+             " to " + at(edge.second) + " (inconsistent orientation, or more than two triangles on one edge)");
     }
   }
   for (const auto& [edge, triangle] : edgeOwner)
     if (!edgeOwner.contains({edge.second, edge.first}))
-      fail("the surface is open: edge " + std::to_string(edge.first) + " -> " + std::to_string(edge.second) +
-           " of triangle " + std::to_string(triangle) + " has no neighbour");
+      fail("the surface is open: the edge from " + at(edge.first) + " to " + at(edge.second) + " of " + triangleName(triangle) +
+           " has no neighbour");
 }
 
 MeshMassProperties integrateMassProperties(const TriangleMesh& mesh) {

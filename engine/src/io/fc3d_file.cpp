@@ -12,6 +12,23 @@
 namespace contactlab {
 namespace {
 
+// A token as a message quotes it: bytes outside printable ASCII as \xNN (a binary file's NUL would
+// end the message where it stands), and a long one cut after 40 characters.
+std::string quotedToken(std::string_view token) {
+  std::string text = "\"";
+  for (std::size_t i = 0; i < token.size() && i < 40; ++i) {
+    const unsigned char c = static_cast<unsigned char>(token[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      text += static_cast<char>(c);
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
+      text += escaped;
+    }
+  }
+  return text + (token.size() > 40 ? "...\"" : "\"");
+}
+
 // Whitespace-separated tokens (FORMAT.md: fscanf semantics, newlines carry no meaning), each with
 // the line it is on, for the messages.
 class Tokens {
@@ -40,11 +57,11 @@ class Tokens {
     errno = 0;
     char* end = nullptr;
     const long long value = std::strtoll(token.c_str(), &end, 10);
-    if (end == token.c_str() || *end != '\0') fail(tokenLine_, item + ": \"" + token + "\" is not a whole number");
+    if (end == token.c_str() || *end != '\0') fail(tokenLine_, item + ": " + quotedToken(token) + " is not a whole number");
     if (minimum == maximum && (errno == ERANGE || value != minimum))
-      fail(tokenLine_, item + ": " + token + " but expected " + std::to_string(minimum));
+      fail(tokenLine_, item + ": " + quotedToken(token) + " but expected " + std::to_string(minimum));
     if (errno == ERANGE || value < minimum || value > maximum)
-      fail(tokenLine_, item + ": " + token + " is out of range (" + std::to_string(minimum) + " to " +
+      fail(tokenLine_, item + ": " + quotedToken(token) + " is out of range (" + std::to_string(minimum) + " to " +
                            std::to_string(maximum) + ")");
     return value;
   }
@@ -53,8 +70,8 @@ class Tokens {
     const std::string token(next(item));
     char* end = nullptr;
     const double value = std::strtod(token.c_str(), &end);
-    if (end == token.c_str() || *end != '\0') fail(tokenLine_, item + ": \"" + token + "\" is not a number");
-    if (!std::isfinite(value)) fail(tokenLine_, item + ": \"" + token + "\" is not a finite number");
+    if (end == token.c_str() || *end != '\0') fail(tokenLine_, item + ": " + quotedToken(token) + " is not a number");
+    if (!std::isfinite(value)) fail(tokenLine_, item + ": " + quotedToken(token) + " is not a finite number");
     return value;
   }
 

@@ -1,17 +1,54 @@
 #include "io/obj_reader.h"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <functional>
 #include <map>
+#include <sstream>
 #include <tiny_obj_loader.h>
 
 namespace contactlab {
 
+namespace {
+
+// tinyobjloader reads a coordinate it cannot parse ("nan", "abc") as 0 and says nothing, so a
+// broken vertex would load as a vertex at the origin: the 'v' lines are checked here first. The
+// first three numbers are the position (a fourth, w, or three colour values may follow).
+void checkVertexLines(const std::string& path, const std::function<void(const std::string&)>& fail) {
+  std::ifstream in(path);
+  std::string line;
+  int vertex = 0;
+  for (int lineNumber = 1; std::getline(in, line); ++lineNumber) {
+    std::istringstream tokens(line);
+    std::string keyword;
+    if (!(tokens >> keyword) || keyword != "v") continue;
+    ++vertex;
+    for (int axis = 0; axis < 3; ++axis) {
+      std::string token;
+      const std::string where = "line " + std::to_string(lineNumber) + ": vertex " + std::to_string(vertex);
+      if (!(tokens >> token)) fail(where + " has " + std::to_string(axis) + " coordinates; a vertex needs x y z");
+      double value = 0.0;
+      const char* const begin = token.data() + (token.starts_with('+') ? 1 : 0);  // from_chars takes no '+'
+      const auto [end, error] = std::from_chars(begin, token.data() + token.size(), value);
+      if (error == std::errc::result_out_of_range || (error == std::errc() && !std::isfinite(value)))
+        fail(where + " has a coordinate that is not a finite number: \"" + token + "\"");
+      if (error != std::errc() || end != token.data() + token.size())
+        fail(where + " has a coordinate that is not a number: \"" + token + "\"");
+    }
+  }
+}
+
+}  // namespace
+
 TriangleMesh readObjFile(const std::string& path) {
   const auto fail = [&](const std::string& what) { throw MeshError(path + ": " + what); };
   std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) fail("is a directory, not an OBJ file");
   if (!std::filesystem::is_regular_file(path, ec)) fail("no such OBJ file");
+  checkVertexLines(path, fail);
 
   tinyobj::attrib_t attributes;
   std::vector<tinyobj::shape_t> shapes;
