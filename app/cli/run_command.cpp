@@ -97,7 +97,7 @@ void printSummary(const RunOptions& options, const World& world, const RunTotals
   std::printf("scene %s: %zu bodies, dt %g s, solver %s, %d thread%s\n", options.scene.c_str(),
               world.bodies().size(), world.dt(), solverLabel(world.settings().solver).c_str(), world.settings().threads,
               world.settings().threads == 1 ? "" : "s");
-  std::printf("steps %d, ms/step mean %.4f median %.4f\n", world.stepCount(), totals.totalMs / steps, median(totals.stepMs));
+  std::printf("steps %zu, ms/step mean %.4f median %.4f\n", totals.stepMs.size(), totals.totalMs / steps, median(totals.stepMs));
   std::printf("contacts mean %.1f, iterations mean %.1f\n", totals.contacts / steps, totals.iterations / steps);
   std::printf("final energy: kinetic %.6g J, potential %.6g J\n", world.kineticEnergy(), world.potentialEnergy());
 }

@@ -54,13 +54,13 @@ void RunOutputs::dumpProblem(const World& world, int step) {
 }
 
 void RunOutputs::recordStart(const World& world) {
-  if (vtk_) recordVtk(world, world.stepCount() * world.dt());
+  if (vtk_) recordVtk(world, world.time());
 }
 
 void RunOutputs::record(const World& world, double stepMs) {
   const int step = world.stepCount();
-  // time = step * dt as the formats specify, not the world's running sum of dt.
-  const double time = step * world.dt();
+  // The world's clock: step * dt from the scene's start, or on from a saved state's time.
+  const double time = world.time();
   if (trace_) recordTrace(world, step, time);
   if (metrics_) recordMetrics(world, step, time, stepMs);
   if (residuals_) recordResiduals(world, step);

@@ -39,8 +39,8 @@ constexpr const char* kStudyHelp =
     "  solves.csv     scene,solver,rfactor,step,contacts,iterations,rollbacks,convergence,residual,seconds\n"
     "  residuals.csv  scene,solver,rfactor,step,iteration,residual (the merit of every sweep)\n"
     "  energy.csv     scene,solver,rfactor,step,time,kinetic_energy,potential_energy\n"
-    "  summary.csv    per combination: solves, iterations (mean, median, max), how the solves ended\n"
-    "                 (absolute, relative, none), roll-backs (mean, max), solver seconds\n"
+    "  summary.csv    per combination: solves, iterations (mean, median, 90th percentile, max), how the\n"
+    "                 solves ended (absolute, relative, none), roll-backs (mean, max), solver seconds\n"
     "  *.svg          per scene: merit quartiles against iterations for each combination (PROX paper\n"
     "                 Fig. 4 and 8), how the solves ended, divergence detections per solve (Fig. 9),\n"
     "                 kinetic and potential energy over time (Fig. 7)\n"
@@ -245,7 +245,7 @@ MeritQuartiles meritQuartiles(const StudyRun& run) {
 
 struct RunSummary {
   int solves = 0, absolute = 0, relative = 0, none = 0, maxIterations = 0, maxRollbacks = 0;
-  double meanIterations = 0.0, medianIterations = 0.0, meanRollbacks = 0.0;
+  double meanIterations = 0.0, medianIterations = 0.0, p90Iterations = 0.0, meanRollbacks = 0.0;
 };
 
 RunSummary summarize(const StudyRun& run) {
@@ -265,6 +265,7 @@ RunSummary summarize(const StudyRun& run) {
     s.meanRollbacks /= s.solves;
     std::sort(iterations.begin(), iterations.end());
     s.medianIterations = quantile(iterations, 0.5);
+    s.p90Iterations = quantile(iterations, 0.9);
   }
   return s;
 }
@@ -282,7 +283,7 @@ void writeCsvs(const std::filesystem::path& dir, const std::vector<StudyRun>& ru
   std::ofstream residuals = openCsv(dir / "residuals.csv", "scene,solver,rfactor,step,iteration,residual");
   std::ofstream energy = openCsv(dir / "energy.csv", "scene,solver,rfactor,step,time,kinetic_energy,potential_energy");
   std::ofstream summary = openCsv(dir / "summary.csv",
-                                  "scene,solver,rfactor,solves,mean_iterations,median_iterations,max_iterations,absolute,"
+                                  "scene,solver,rfactor,solves,mean_iterations,median_iterations,p90_iterations,max_iterations,absolute,"
                                   "relative,none,mean_rollbacks,max_rollbacks,solver_seconds");
   for (const StudyRun& run : runs) {
     const std::string key = run.scene + "," + run.solver + "," + run.rFactor + ",";
@@ -295,7 +296,7 @@ void writeCsvs(const std::filesystem::path& dir, const std::vector<StudyRun>& ru
     for (std::size_t i = 0; i < run.time.size(); ++i)
       energy << key << i + 1 << "," << run.time[i] << "," << run.kinetic[i] << "," << run.potential[i] << "\n";
     const RunSummary s = summarize(run);
-    summary << key << s.solves << "," << s.meanIterations << "," << s.medianIterations << "," << s.maxIterations << ","
+    summary << key << s.solves << "," << s.meanIterations << "," << s.medianIterations << "," << s.p90Iterations << "," << s.maxIterations << ","
             << s.absolute << "," << s.relative << "," << s.none << "," << s.meanRollbacks << "," << s.maxRollbacks << ","
             << run.seconds << "\n";
   }
@@ -377,15 +378,15 @@ void writeFigures(const std::filesystem::path& dir, const std::vector<StudyRun>&
     for (const StudyRun& run : runs)
       if (run.scene == scene) sceneRuns.push_back(&run);
     html << "<h2>" << escapeXml(scene) << "</h2>\n<table><tr><th>solver</th><th>solves</th><th>iterations mean</th>"
-         << "<th>median</th><th>max</th><th>absolute</th><th>relative</th><th>none</th><th>roll-backs mean</th>"
+         << "<th>median</th><th>p90</th><th>max</th><th>absolute</th><th>relative</th><th>none</th><th>roll-backs mean</th>"
          << "<th>max</th><th>solver s</th></tr>\n";
     for (const StudyRun* run : sceneRuns) {
       const RunSummary s = summarize(*run);
       char row[512];
       std::snprintf(row, sizeof row,
-                    "<tr><td>%s</td><td>%d</td><td>%.1f</td><td>%.0f</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
+                    "<tr><td>%s</td><td>%d</td><td>%.1f</td><td>%.0f</td><td>%.0f</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td>"
                     "<td>%.2f</td><td>%d</td><td>%.2f</td></tr>\n",
-                    escapeXml(run->label()).c_str(), s.solves, s.meanIterations, s.medianIterations, s.maxIterations, s.absolute,
+                    escapeXml(run->label()).c_str(), s.solves, s.meanIterations, s.medianIterations, s.p90Iterations, s.maxIterations, s.absolute,
                     s.relative, s.none, s.meanRollbacks, s.maxRollbacks, run->seconds);
       html << row;
     }

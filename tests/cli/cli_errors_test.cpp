@@ -200,8 +200,17 @@ TEST(Cli, RunWritesEveryFileWithItsHeaderAndTheStateRunsOn) {
   EXPECT_EQ(lines(file("contacts.csv")).at(0),
             "step,body_a,body_b,px,py,pz,nx,ny,nz,gap,lambda_n,lambda_t,lambda_s,lambda_tau,state");
 
-  const CliResult resumed = runCli("run '" + file("state.json") + "' --steps 5");
+  // The continued run counts on: its trace is the rows an uninterrupted run of 25 steps has after
+  // step 20, step and time columns included.
+  const CliResult resumed = runCli("run '" + file("state.json") + "' --steps 5 --trace '" + file("resumed.csv") + "'");
   EXPECT_EQ(resumed.exitCode, 0) << resumed.output;
+  EXPECT_NE(resumed.output.find("steps 5"), std::string::npos) << resumed.output;
+  ASSERT_EQ(runCli("run bounce --steps 25 --trace '" + file("whole.csv") + "'").exitCode, 0);
+  const auto whole = lines(file("whole.csv")), continued = lines(file("resumed.csv"));
+  ASSERT_EQ(continued.size(), 6u);
+  EXPECT_TRUE(continued[1].starts_with("21,0.21,1,")) << continued[1];
+  EXPECT_EQ(std::vector<std::string>(continued.begin() + 1, continued.end()),
+            std::vector<std::string>(whole.end() - 5, whole.end()));
   std::filesystem::remove_all(dir);
 }
 

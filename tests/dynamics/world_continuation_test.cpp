@@ -91,6 +91,25 @@ TEST(WorldContinuation, AScheduleKeyDueWhenSavedIsTakenByTheNextStep) {
   EXPECT_TRUE(identical(world, restored));
 }
 
+// The loaded world's clock and step count go on from the saved one's (a continued run's trace
+// and metrics count on), and it reports no step of its own until it has taken one.
+TEST(WorldContinuation, TheClockAndTheStepCountRunOn) {
+  const WorldSettings settings;
+  World world(buildBuiltinScene("tower", {}, 1), settings);
+  step(world, 37);
+  World restored = reloaded(world, settings);
+  EXPECT_EQ(restored.stepCount(), 37);
+  EXPECT_EQ(restored.time(), world.time());
+  EXPECT_FALSE(restored.stepped());
+  world.step();
+  restored.step();
+  EXPECT_TRUE(restored.stepped());
+  EXPECT_EQ(restored.stepCount(), 38);
+  EXPECT_EQ(restored.time(), world.time());
+  EXPECT_EQ(restored.lastMetrics().step, 38);
+  EXPECT_TRUE(identical(world, restored));
+}
+
 // A soft cube resting on the ground, held by active vertex constraints with friction: the loaded
 // world starts each of them from its CR state and multipliers.
 TEST(WorldContinuation, ASoftCubeInContactRunsOnBitForBit) {

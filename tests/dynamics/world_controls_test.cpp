@@ -80,6 +80,22 @@ TEST(WorldControls, SceneFrictionRejectsNegativeAndNonFiniteValues) {
   EXPECT_DOUBLE_EQ(world.frictionDefaults().mu, 0.75);
 }
 
+// The app's dt field changes dt between steps: the clock runs on from where it was at the new
+// rate (it must not jump to stepCount x the new dt, which here would be 0.055 s, in the past).
+TEST(WorldControls, ChangingDtKeepsTheClockRunningForward) {
+  Scene scene;
+  scene.bodies.push_back(test::box(Vec3(0.3, 0.3, 0.3), Vec3(0, 0, 5)));
+  World world(scene, WorldSettings{});
+  for (int i = 0; i < 10; ++i) world.step();
+  EXPECT_EQ(world.time(), 10 * 0.01);
+  world.setDt(0.005);
+  world.step();
+  EXPECT_DOUBLE_EQ(world.time(), 0.1 + 0.005);
+  for (int i = 0; i < 9; ++i) world.step();
+  EXPECT_DOUBLE_EQ(world.time(), 0.1 + 10 * 0.005);
+  EXPECT_EQ(world.stepCount(), 20);
+}
+
 TEST(WorldControls, KdopSettingAcceptsOnly14_18And26) {
   Scene scene;
   scene.bodies.push_back(box(Vec3(1, 1, 1), Vec3(0, 0, 0.5)));

@@ -502,7 +502,7 @@ void Application::drawPlotsPanel() {
   options.yLabel = "residual";
   // Contacts of sleeping bodies, and those of bodies coupled to deformable ones (the CR solve's),
   // are not in the rigid solve.
-  const bool stepped = session_.hasWorld() && session_.world().stepCount() > 0;
+  const bool stepped = session_.hasWorld() && session_.world().stepped();
   options.emptyMessage = stepped && solve.residualHistory.empty() ? "the last step solved no rigid contacts" : nullptr;
   drawPlot("residual_last_solve",
            {PlotSeries{"last solve (" + std::to_string(solve.iterations) + " it)",
@@ -612,7 +612,7 @@ void Application::drawProfilerPanel() {
   if (session_.world().deformableBodyCount() > 0) {
     const DeformableSolveReport& cr = m.deformable;
     // Before the first step there was no CR solve to converge.
-    const bool crSolved = session_.world().stepCount() > 0;
+    const bool crSolved = session_.world().stepped();
     ImGui::Text("deformable: %d constraints, %d CR iteration%s%s", m.deformableConstraints, cr.iterations,
                 cr.iterations == 1 ? "" : "s",
                 !crSolved || cr.converged() ? "" : cr.stalled ? " (stalled: best iterate)" : " (not converged)");

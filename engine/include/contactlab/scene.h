@@ -73,6 +73,11 @@ struct Continuation {
 struct Scene {
   Vec3 gravity{0.0, 0.0, -9.81};
   double dt = 0.01;
+  // The moment the scene starts at: 0 for a new scene, a saved state's time and step count for
+  // its continuation (World::snapshot), so that a run continued from it counts on where the saved
+  // run stopped and its kinematic schedules keep their times.
+  double time = 0.0;
+  int step = 0;
   FrictionDefaults friction;
   std::vector<BodyDesc> bodies;
   Continuation continuation;

@@ -75,8 +75,12 @@ class World {
   const std::vector<Body>& bodies() const;
   const std::vector<ContactReport>& contacts() const;
   const StepMetrics& lastMetrics() const;
+  // Steps and time since the scene's start (a saved state's count on from where it was saved:
+  // Scene::time, Scene::step).
   int stepCount() const;
   double time() const;
+  // Whether this World has stepped since it was built, so that lastMetrics() describes a step.
+  bool stepped() const;
   double dt() const;
   void setDt(double dt);
   const Vec3& gravity() const;

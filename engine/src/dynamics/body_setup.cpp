@@ -28,6 +28,9 @@ void validateSceneSettings(const Scene& scene) {
   if (!(std::isfinite(scene.dt) && scene.dt > 0.0))
     throw SceneError("dt must be positive and finite, got " + std::to_string(scene.dt));
   if (!scene.gravity.allFinite()) throw SceneError("gravity must be finite");
+  if (!(std::isfinite(scene.time) && scene.time >= 0.0))
+    throw SceneError("time must be finite and non-negative, got " + std::to_string(scene.time));
+  if (scene.step < 0) throw SceneError("step must not be negative, got " + std::to_string(scene.step));
   const FrictionDefaults& f = scene.friction;
   for (double value : {f.mu, f.muTorsion, f.restitution, f.muRolling})
     if (!(std::isfinite(value) && value >= 0.0))
@@ -89,7 +92,7 @@ Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index)
   return body;
 }
 
-BodyDesc describeBody(const Body& body, double now, double dt) {
+BodyDesc describeBody(const Body& body) {
   BodyDesc desc;
   desc.name = body.name;
   desc.shape = body.shape;
@@ -101,11 +104,7 @@ BodyDesc describeBody(const Body& body, double now, double dt) {
   desc.density = body.sceneDensity;
   desc.mass = body.sceneMass;
   desc.material = body.sceneMaterial;
-  // A step takes the last key at or before its midpoint (setKinematicVelocities): the keys up to the
-  // last step's midpoint, now - dt/2, are behind; a later one at or before now is taken by the
-  // next step, as a key at time 0 is by the rebuilt scene's first.
-  for (const VelocityKey& key : body.velocitySchedule)
-    if (key.time > now - 0.5 * dt) desc.velocitySchedule.push_back({std::max(key.time - now, 0.0), key.velocity});
+  desc.velocitySchedule = body.velocitySchedule;  // in the world's time, which a snapshot carries on
   return desc;
 }
 

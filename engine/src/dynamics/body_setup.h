@@ -8,9 +8,8 @@ namespace contactlab {
 Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index);
 // Throws SceneError when dt or gravity are unusable.
 void validateSceneSettings(const Scene& scene);
-// The description that rebuilds `body` as it is at time `now`, between steps of `dt`
-// (World::snapshot): a velocity schedule is shifted so that the rebuilt scene, whose clock starts at
-// 0, runs on unchanged.
-BodyDesc describeBody(const Body& body, double now, double dt);
+// The description that rebuilds `body` as it is (World::snapshot); its velocity schedule keeps the
+// world's times, which the snapshot's Scene::time carries on.
+BodyDesc describeBody(const Body& body);
 
 }  // namespace contactlab

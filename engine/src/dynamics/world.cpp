@@ -33,6 +33,11 @@ struct World::Impl {
   double dt = 0.01;
   double time = 0.0;
   int stepCount = 0;
+  // time = clockTime + (stepCount - clockStep) dt: exact multiples of dt from the scene's start or
+  // the last change of dt, so a change of dt neither rewinds the clock nor lets rounding pile up.
+  double clockTime = 0.0;
+  int clockStep = 0;
+  int startStep = 0;  // the scene's step (Scene::step): stepped() once stepCount passes it
   std::vector<Body> bodies;
   std::vector<int> slotOfBody;  // -1 for static and kinematic bodies
   std::vector<int> bodyOfSlot;
@@ -93,6 +98,13 @@ World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::mak
   validateSceneSettings(scene);
   impl_->gravity = scene.gravity;
   impl_->dt = scene.dt;
+  impl_->time = scene.time;
+  impl_->stepCount = impl_->startStep = scene.step;
+  // A state saved from a clock that ran at one dt from 0 (time = step x dt to the last bit) runs
+  // on from that origin, so that its times are those the uninterrupted run would have had.
+  const bool sameOrigin = scene.step * scene.dt == scene.time;
+  impl_->clockTime = sameOrigin ? 0.0 : scene.time;
+  impl_->clockStep = sameOrigin ? 0 : scene.step;
   impl_->frictionDefaults = scene.friction;
   for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
     impl_->bodies.push_back(makeBody(scene.bodies[i], scene.friction, static_cast<int>(i)));
@@ -196,7 +208,7 @@ void World::Impl::step() {
   }
   if (!deformables.empty()) stepDeformables();
   ++stepCount;
-  time = stepCount * dt;
+  time = clockTime + (stepCount - clockStep) * dt;
   report();
   metrics.stepMs = stepWatch.elapsedMs();
   checkFinite();
@@ -502,6 +514,7 @@ const std::vector<Body>& World::bodies() const { return impl_->bodies; }
 const std::vector<ContactReport>& World::contacts() const { return impl_->contactReports(); }
 const StepMetrics& World::lastMetrics() const { return impl_->metrics; }
 int World::stepCount() const { return impl_->stepCount; }
+bool World::stepped() const { return impl_->stepCount > impl_->startStep; }
 double World::time() const { return impl_->time; }
 double World::dt() const { return impl_->dt; }
 const Vec3& World::gravity() const { return impl_->gravity; }
@@ -509,6 +522,8 @@ const Vec3& World::gravity() const { return impl_->gravity; }
 void World::setDt(double dt) {
   if (!(std::isfinite(dt) && dt > 0.0)) throw std::invalid_argument("dt must be positive and finite");
   impl_->dt = dt;
+  impl_->clockTime = impl_->time;  // the clock runs on from here at the new rate
+  impl_->clockStep = impl_->stepCount;
   impl_->sleep.reset(impl_->bodies);  // every island is to be stepped the new way
 }
 
@@ -549,6 +564,8 @@ Scene World::snapshot() const {
   Scene scene;
   scene.gravity = impl_->gravity;
   scene.dt = impl_->dt;
+  scene.time = impl_->time;
+  scene.step = impl_->stepCount;
   scene.friction = {};
   for (const Body& body : impl_->bodies) {
     if (body.isDeformable()) {
@@ -557,7 +574,7 @@ Scene World::snapshot() const {
       scene.bodies.push_back(std::move(desc));
       continue;
     }
-    BodyDesc desc = describeBody(body, impl_->time, impl_->dt);
+    BodyDesc desc = describeBody(body);
     // Resolved materials, so the snapshot does not depend on the scene defaults it is loaded with.
     desc.material = {body.mu, body.muTorsion, body.restitution, body.muRolling};
     scene.bodies.push_back(std::move(desc));

@@ -561,10 +561,13 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
 
 Scene parseSceneJson(const std::string& text, const std::string& source) {
   const json document = parseJsonDocument(text, source);
-  const ObjectReader top(document, "", source, {"gravity", "dt", "friction", "bodies", "continuation"});
+  const ObjectReader top(document, "", source, {"gravity", "dt", "time", "step", "friction", "bodies", "continuation"});
   Scene scene;
   scene.gravity = top.vec3("gravity", scene.gravity);
   if (top.has("dt")) scene.dt = top.positive("dt");
+  if (top.has("time")) scene.time = top.nonNegative("time");
+  if (top.has("step"))
+    scene.step = static_cast<int>(integerAt(top.raw("step"), "step", source, 0, std::numeric_limits<int>::max()));
   if (top.has("friction"))
     scene.friction =
         readFriction(ObjectReader(top.raw("friction"), "friction", source, {"mu", "mu_torsion", "restitution", "mu_rolling"}));

@@ -137,8 +137,11 @@ std::string sceneToJson(const Scene& scene) {
                          {"mu_rolling", scene.friction.muRolling}};
   // One body per line keeps files of thousands of bodies readable and diffable; a fully indented
   // dump would put every number on its own line.
-  std::string out = "{\n  \"gravity\": " + toJson(scene.gravity).dump() + ",\n  \"dt\": " + json(scene.dt).dump() +
-                    ",\n  \"friction\": " + friction.dump() + ",\n  \"bodies\": [";
+  std::string out = "{\n  \"gravity\": " + toJson(scene.gravity).dump() + ",\n  \"dt\": " + json(scene.dt).dump();
+  // A new scene starts at 0 and says nothing of it; a saved state says where it was saved.
+  if (scene.time != 0.0 || scene.step != 0)
+    out += ",\n  \"time\": " + json(scene.time).dump() + ",\n  \"step\": " + json(scene.step).dump();
+  out += ",\n  \"friction\": " + friction.dump() + ",\n  \"bodies\": [";
   for (std::size_t i = 0; i < scene.bodies.size(); ++i)
     out += (i == 0 ? "\n    " : ",\n    ") + bodyToJson(scene.bodies[i]).dump();
   out += scene.bodies.empty() ? "]" : "\n  ]";
