@@ -117,7 +117,11 @@ int runCommand(Args args) {
     Progress progress(options->steps);
     for (int step = 0; step < options->steps; ++step) {
       const auto start = std::chrono::steady_clock::now();
-      world.step();
+      try {
+        world.step();
+      } catch (const std::runtime_error& e) {  // a non-finite state: say which scene it came from
+        throw std::runtime_error(options->scene + ": " + e.what());
+      }
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       totals.add(world.lastMetrics(), ms);
       outputs.record(world, ms);

@@ -88,6 +88,16 @@ Body makeBody(const BodyDesc& desc, const FrictionDefaults& defaults, int index)
   if (body.isDynamic()) {
     body.invMass = 1.0 / body.mass;
     body.invInertiaBody = body.inertiaBody.cwiseInverse();
+    // A size far from any simulated object's (1e-300 m, 1e200 m) gives a mass or inertia that
+    // underflows to 0 or overflows: refused here, naming the body, not as a non-finite state at
+    // the first step.
+    const auto usable = [](double v) { return std::isfinite(v) && v > 0.0 && std::isfinite(1.0 / v); };
+    if (!usable(body.mass) || !usable(body.inertiaBody.x()) || !usable(body.inertiaBody.y()) || !usable(body.inertiaBody.z())) {
+      std::ostringstream why;
+      why << "its size and density give a mass of " << body.mass << " kg and moments of inertia "
+          << body.inertiaBody.transpose() << " kg m^2, which floating point cannot simulate (give sizes in metres)";
+      fail(index, desc, why.str());
+    }
   }
   return body;
 }

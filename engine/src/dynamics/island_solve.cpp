@@ -34,6 +34,19 @@ SolveReport joinReports(const std::vector<const SolveReport*>& reports, const st
   joined.contactSweeps = 0.0;
   for (std::size_t i = 0; i < reports.size(); ++i)
     joined.contactSweeps += static_cast<double>(contactCounts[i]) * reports[i]->iterations;
+  // The merit is a maximum over contacts, so the whole problem's merit after sweep k is the largest
+  // of its islands' (an island that stopped earlier keeps its final merit): a history as long as
+  // the step's iterations, as the residual is their largest final merit. The r-factor scale is an
+  // island's own; the largest island's stays.
+  std::size_t longest = 0;
+  for (const SolveReport* report : reports) longest = std::max(longest, report->residualHistory.size());
+  joined.residualHistory.assign(longest, 0.0);
+  for (const SolveReport* report : reports)
+    for (std::size_t k = 0; k < longest; ++k) {
+      const std::vector<double>& history = report->residualHistory;
+      const double merit = k < history.size() ? history[k] : report->residual;
+      joined.residualHistory[k] = std::max(joined.residualHistory[k], merit);
+    }
   joined.iterations = 0;
   joined.rollbacks = 0;
   joined.convergence = Convergence::Absolute;

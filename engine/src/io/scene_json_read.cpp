@@ -223,8 +223,7 @@ std::vector<VelocityKey> readVelocitySchedule(const ObjectReader& body) {
       body.fail(entryPath, "expected [time, [vx, vy, vz]], got " + describe(entry));
     VelocityKey key{body.numberAt(entry[0], entryPath + "[0]"), body.vec3At(entry[1], entryPath + "[1]")};
     if (!schedule.empty() && !(key.time > schedule.back().time))
-      body.fail(entryPath + "[0]", "times must increase, got " + entry[0].dump() + " after " +
-                                       std::to_string(schedule.back().time));
+      body.fail(entryPath + "[0]", "times must increase, got " + entry[0].dump() + " after " + entries[i - 1][0].dump());
     schedule.push_back(key);
   }
   return schedule;
@@ -238,7 +237,8 @@ MaterialOverride readMaterial(const ObjectReader& object) {
   if (object.has("mu_rolling")) m.muRolling = object.nonNegative("mu_rolling");
   if (object.has("restitution")) {
     m.restitution = object.nonNegative("restitution");
-    if (*m.restitution > 1.0) object.fail(object.keyPath("restitution"), "must not exceed 1 (it would add energy)");
+    if (*m.restitution > 1.0)
+      object.fail(object.keyPath("restitution"), "must not exceed 1 (it would add energy), got " + object.raw("restitution").dump());
   }
   return m;
 }
