@@ -83,6 +83,9 @@ TEST(RequireClosedOrientedSurface, RejectsOpenInconsistentAndBrokenMeshes) {
   TriangleMesh open = boxMesh(Vec3::Ones());
   open.triangles.pop_back();
   expectMeshError(open, "open");
+  // Triangles counted from 1 as an OBJ's faces, vertices named by position (welding renumbers them).
+  expectMeshError(open, "of triangle ");
+  expectMeshError(open, "the edge from (");
 
   TriangleMesh flipped = boxMesh(Vec3::Ones());
   std::swap(flipped.triangles[3][1], flipped.triangles[3][2]);
@@ -94,7 +97,7 @@ TEST(RequireClosedOrientedSurface, RejectsOpenInconsistentAndBrokenMeshes) {
 
   TriangleMesh notFinite = boxMesh(Vec3::Ones());
   notFinite.vertices[5].y() = std::numeric_limits<double>::quiet_NaN();
-  expectMeshError(notFinite, "vertex 5 is not finite");
+  expectMeshError(notFinite, "vertex 6 (counted from 1) is not finite");
 
   expectMeshError(TriangleMesh{}, "no triangles");
 }
