@@ -33,7 +33,7 @@ std::string oneLine(std::string message) {
 // when the message already points somewhere (an unknown scene: "see contactlab-cli list").
 std::string helpHint(std::string_view message, const std::vector<std::string_view>& args) {
   if (message.find("(see contactlab-cli") != std::string_view::npos) return "";
-  for (const std::string_view command : {"run", "bench", "study", "solve"})
+  for (const std::string_view command : {"run", "list", "bench", "study", "solve"})
     if (!args.empty() && args.front() == command) return " (see contactlab-cli " + std::string(command) + " --help)";
   return " (see contactlab-cli --help)";
 }

@@ -74,7 +74,12 @@ TEST(CliErrors, BadFlagsAreNamed) {
   expectOneLineError(runCli("run bounce --deformable-tol-rel 0"), "--deformable-tol-rel: must be positive");
   expectOneLineError(runCli("run bounce --deformable-tol-abs nan"), "--deformable-tol-abs: \"nan\" is not a finite number");
   expectOneLineError(runCli("run bounce --deformable-max-iter 0"), "--deformable-max-iter: must be at least 1");
-  expectOneLineError(runCli("run bounce --max-iter 0"), "--max-iter: must be at least 1");
+  expectOneLineError(runCli("run bounce --max-iter 0"), "--max-iter: must be at least 1, got 0 (see contactlab-cli run --help)");
+  expectOneLineError(runCli("study --out x --steps 0"), "(see contactlab-cli study --help)");
+  expectOneLineError(runCli("walk"), "(see contactlab-cli --help)");
+  // A message that already says where to look gets no second pointer.
+  const CliResult unknownScene = runCli("run castle");
+  EXPECT_EQ(unknownScene.output.find("--help"), std::string::npos) << unknownScene.output;
   expectOneLineError(runCli("run bounce --vtk-every 5"), "--vtk-every: needs --vtk DIR");
   expectOneLineError(runCli("run bounce --trace same.csv --metrics ./same.csv"), "--trace and --metrics: both name same.csv");
   expectOneLineError(runCli("run bounce --deformable-stall -1"), "--deformable-stall: must be at least 0");

@@ -75,6 +75,8 @@ TEST_F(StudyCommand, WritesConsistentDataAndEveryFigure) {
   EXPECT_EQ(header, "scene,solver,rfactor,step,time,kinetic_energy,potential_energy");
   EXPECT_EQ(energy.size(), 4u * 12u);
   const auto summary = readCsv(out / "summary.csv", &header);
+  EXPECT_EQ(header, "scene,solver,rfactor,solves,mean_iterations,median_iterations,p90_iterations,max_iterations,absolute,"
+                    "relative,none,mean_rollbacks,max_rollbacks,solver_seconds");
   ASSERT_EQ(summary.size(), 4u);
   for (const auto& row : summary) EXPECT_EQ(row[3], "12") << "12 solves per combination";
 

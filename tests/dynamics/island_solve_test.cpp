@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace contactlab {
 namespace {
@@ -37,6 +38,32 @@ TEST(JoinReports, MostSweepsWorstConvergenceSummedCostsAndTheMeritOfTheWholeProb
   EXPECT_DOUBLE_EQ(joined.residualHistory[3], 1e-2);   // 10 x 0.1^3 against the small one's 1e-4 -> 3e-3
   EXPECT_DOUBLE_EQ(joined.residualHistory[5], 3e-3);   // the small island's floor from here on
   EXPECT_DOUBLE_EQ(joined.residualHistory[39], 3e-3);
+}
+
+// Islands' merits combine as the solver's merit is made: a largest value (PROX), a sum (PGS-SM's
+// half sum of squares) or a Euclidean norm (modulus-GS). An island that stopped counts with its final
+// merit, here different from its last sweep's (a solve that restores its best iterate), and the
+// r-factor history of the largest island holds its last value to the step's length.
+TEST(JoinReports, IslandMeritsCombineAsTheSolversMeritIsMade) {
+  SolveReport stopped = report(2, Convergence::Relative, 0.0, 0.5);
+  stopped.residualHistory = {4.0, 1.0};  // ended on its best iterate, merit 0.5
+  stopped.rFactorHistory = {1.0, 0.5};
+  SolveReport running = report(3, Convergence::Absolute, 0.0, 2.0);
+  running.residualHistory = {3.0, 3.0, 2.0};
+  const auto join = [&](ContactSolver::MeritOfParts kind) { return joinReports({&stopped, &running}, {500, 10}, kind); };
+
+  const SolveReport largest = join(ContactSolver::MeritOfParts::Largest);
+  EXPECT_EQ(largest.residualHistory, (std::vector<double>{4.0, 3.0, 2.0}));
+  EXPECT_EQ(largest.residual, 2.0);
+  EXPECT_EQ(largest.rFactorHistory, (std::vector<double>{1.0, 0.5, 0.5}));
+  const SolveReport sum = join(ContactSolver::MeritOfParts::Sum);
+  EXPECT_EQ(sum.residualHistory, (std::vector<double>{7.0, 4.0, 2.5}));
+  EXPECT_EQ(sum.residual, 2.5);
+  const SolveReport norm = join(ContactSolver::MeritOfParts::RootSumOfSquares);
+  EXPECT_EQ(norm.residualHistory, (std::vector<double>{5.0, std::sqrt(10.0), std::sqrt(4.25)}));
+
+  running.residualHistory[1] = std::nan("");  // a diverging sweep stays visible
+  EXPECT_TRUE(std::isnan(join(ContactSolver::MeritOfParts::Largest).residualHistory[1]));
 }
 
 TEST(JoinReports, OneIslandKeepsItsReport) {

@@ -23,7 +23,6 @@ inline const std::vector<BadSceneCase>& badSceneCases() {
       {"deformable_static_body.json", "bodies[0].deformable: only a dynamic body"},
       {"deformable_unknown_model.json", "bodies[0].deformable.model: unknown model \"jelly\""},
       {"empty_bodies.json", "bodies: is empty"},
-      {"duplicate_names.json", "bodies[2].name: \"crate\" is already the name of bodies[1]"},
   };
   return cases;
 }

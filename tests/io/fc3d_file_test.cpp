@@ -138,6 +138,7 @@ TEST(Fc3dFile, BrokenFilesGiveClearErrors) {
       {"huge dense W", replaceToken(one, "3\n1\n0 3 3\n3 3", "3\n100\n0 300 300\n300 300"), {"f.dat:4:", "dense W", "too short"}},
       {"storage 2", replaceToken(one, "0 3 3", "2 3 3"), {"f.dat:3:", "storage type 2"}},
       {"binary bytes", std::string("\0\x01\x02\n", 4), {"f.dat:1:", "\"\\x00\\x01\\x02\" is not a whole number"}},
+      {"NUL inside a number", std::string("3\0junk\n", 7), {"f.dat:1:", "\"3\\x00junk\" is not a whole number"}},
       {"zero W", replaceToken(one, "15 -1 -2 -1 14 1 -2 1 16", "0 0 0 0 0 0 0 0 0"),
        {"f.dat: contact 0", "W(0,0)", "normal row, is 0", "positive"}},
       {"negative diagonal", replaceToken(one, "14", "-14"), {"f.dat: contact 0", "W(1,1)", "first tangent row, is -14"}},

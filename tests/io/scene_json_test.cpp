@@ -171,6 +171,18 @@ TEST(SceneJson, RoundTripsEveryFieldExactly) {
   EXPECT_EQ(sceneToJson(copy), sceneToJson(original));
 }
 
+// A saved state's clock: "time" and "step" round-trip exactly, and a new scene (at 0) writes neither.
+TEST(SceneJson, TheStartingTimeAndStepRoundTripAndANewSceneLeavesThemOut) {
+  Scene scene = everyFeatureScene();
+  EXPECT_EQ(sceneToJson(scene).find("\"step\""), std::string::npos);
+  EXPECT_EQ(parseSceneJson(sceneToJson(scene), "new").time, 0.0);
+  scene.time = 0.1 * 3;  // 0.30000000000000004
+  scene.step = 30;
+  const Scene copy = parseSceneJson(sceneToJson(scene), "saved");
+  EXPECT_EQ(copy.time, scene.time);
+  EXPECT_EQ(copy.step, 30);
+}
+
 TEST(SceneJson, SaveAndLoadGoThroughAFile) {
   const std::string path = (std::filesystem::temp_directory_path() / "contactlab_scene_json_test.json").string();
   saveSceneFile(everyFeatureScene(), path);
@@ -222,6 +234,10 @@ TEST(SceneJson, EachSchemaViolationNamesItsKey) {
       {R"({"bodies": [], "friction": {"mu": -1}})", "friction.mu: must not be negative"},
       {R"({"bodies": [], "friction": {"static_mu": 1}})", "friction.static_mu: unknown key"},
       {R"({"bodies": [], "bodies": []})", "bodies: duplicate key"},
+      {R"({"bodies": []})", "bodies: is empty"},
+      {R"({"time": -1, "bodies": []})", "time: must not be negative"},
+      {R"({"step": 2.5, "bodies": []})", "step: expected an integer"},
+      {R"({"step": -3, "bodies": []})", "step: must lie in [0, "},
       {R"({"bodies": [7]})", "bodies[0]: expected an object"},
       {R"({"bodies": [{"radius": 1}]})", "bodies[0].shape: missing"},
       {R"({"bodies": [{"shape": 3}]})", "bodies[0].shape: expected a string"},

@@ -278,7 +278,10 @@ void Application::drawSolverPanel() {
                                    ImGuiSliderFlags_Logarithmic);
     helpMarker("Gamma of the modulus transformation, lambda = (2 / gamma) x+.");
   }
-  changed |= ImGui::InputInt("max iterations", &s.maxIterations, 10, 100);
+  if (int cap = s.maxIterations; ImGui::InputInt("max iterations", &cap, 10, 100) && cap >= 1) {
+    s.maxIterations = cap;  // a solve of no sweep would leave every contact unsolved
+    changed = true;
+  }
   changed |= ImGui::InputDouble("tol abs", &s.tolAbs, 0, 0, "%.1e");
   changed |= ImGui::InputDouble("tol rel", &s.tolRel, 0, 0, "%.1e");
   changed |= ImGui::Checkbox("warm start", &world.warmStart);

@@ -21,7 +21,8 @@ struct SolveReport {
   Convergence convergence = Convergence::None;
   double residual = 0.0;                 // the solver's merit after the last accepted sweep
   std::vector<double> residualHistory;   // merit of every sweep, rejected ones included
-  std::vector<double> rFactorHistory;    // r-factor scale in force for every sweep (1 = initial values)
+  std::vector<double> rFactorHistory;    // r-factor scale in force for every sweep (1 = initial values);
+                                         // of a step's largest island, held after it stopped
   double initialGlobalR = 0.0;           // the Global strategy's initial r (0 for other strategies)
   double seconds = 0.0;
   // The part of `seconds` spent iterating, from the first sweep to the end of the last (roll-backs

@@ -1,6 +1,7 @@
 #include "dynamics/island_solve.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "core/thread_pool.h"
@@ -18,9 +19,27 @@ Convergence worse(Convergence a, Convergence b) {
   return rank(a) <= rank(b) ? a : b;
 }
 
+// The whole problem's merit from its islands' (joinReports).
+class MeritSum {
+ public:
+  explicit MeritSum(ContactSolver::MeritOfParts kind) : kind_(kind) {}
+  void add(double merit) {
+    if (std::isnan(merit)) total_ = merit;  // std::max would drop it
+    else if (kind_ == ContactSolver::MeritOfParts::Largest) total_ = std::max(total_, merit);
+    else if (kind_ == ContactSolver::MeritOfParts::Sum) total_ += merit;
+    else total_ += merit * merit;
+  }
+  double total() const { return kind_ == ContactSolver::MeritOfParts::RootSumOfSquares ? std::sqrt(total_) : total_; }
+
+ private:
+  ContactSolver::MeritOfParts kind_;
+  double total_ = 0.0;
+};
+
 }  // namespace
 
-SolveReport joinReports(const std::vector<const SolveReport*>& reports, const std::vector<int>& contactCounts) {
+SolveReport joinReports(const std::vector<const SolveReport*>& reports, const std::vector<int>& contactCounts,
+                        ContactSolver::MeritOfParts merit) {
   if (reports.empty()) return emptyProblemReport();
   if (reports.size() == 1) {
     SolveReport only = *reports.front();
@@ -34,33 +53,33 @@ SolveReport joinReports(const std::vector<const SolveReport*>& reports, const st
   joined.contactSweeps = 0.0;
   for (std::size_t i = 0; i < reports.size(); ++i)
     joined.contactSweeps += static_cast<double>(contactCounts[i]) * reports[i]->iterations;
-  // The merit is a maximum over contacts, so the whole problem's merit after sweep k is the largest
-  // of its islands' (an island that stopped earlier keeps its final merit): a history as long as
-  // the step's iterations, as the residual is their largest final merit. The r-factor scale is an
-  // island's own; the largest island's stays.
-  std::size_t longest = 0;
-  for (const SolveReport* report : reports) longest = std::max(longest, report->residualHistory.size());
-  joined.residualHistory.assign(longest, 0.0);
-  for (const SolveReport* report : reports)
-    for (std::size_t k = 0; k < longest; ++k) {
-      const std::vector<double>& history = report->residualHistory;
-      const double merit = k < history.size() ? history[k] : report->residual;
-      joined.residualHistory[k] = std::max(joined.residualHistory[k], merit);
-    }
   joined.iterations = 0;
   joined.rollbacks = 0;
   joined.convergence = Convergence::Absolute;
-  joined.residual = 0.0;
   joined.seconds = 0.0;
   joined.iterationSeconds = 0.0;
+  MeritSum residual(merit);
+  std::size_t longest = 0;
   for (const SolveReport* report : reports) {
     joined.iterations = std::max(joined.iterations, report->iterations);
     joined.rollbacks += report->rollbacks;
     joined.convergence = worse(joined.convergence, report->convergence);
-    joined.residual = std::max(joined.residual, report->residual);
+    residual.add(report->residual);
     joined.seconds += report->seconds;
     joined.iterationSeconds += report->iterationSeconds;
+    longest = std::max(longest, report->residualHistory.size());
   }
+  joined.residual = residual.total();
+  joined.residualHistory.assign(longest, 0.0);
+  for (std::size_t k = 0; k < longest; ++k) {
+    MeritSum afterSweep(merit);
+    for (const SolveReport* report : reports) {
+      const std::vector<double>& history = report->residualHistory;
+      afterSweep.add(k < history.size() ? history[k] : report->residual);
+    }
+    joined.residualHistory[k] = afterSweep.total();
+  }
+  if (!joined.rFactorHistory.empty()) joined.rFactorHistory.resize(longest, joined.rFactorHistory.back());
   return joined;
 }
 
@@ -143,7 +162,7 @@ SolveReport IslandSolve::solve(const ContactProblem& problem, const SolverSettin
     reports_.push_back(&solved.report);
     contactCounts_.push_back(static_cast<int>(contacts.size()));
   }
-  return joinReports(reports_, contactCounts_);
+  return joinReports(reports_, contactCounts_, solved_[0].solver->meritOfParts());
 }
 
 const Eigen::VectorXd& IslandSolve::contactResponse(const ContactProblem& problem, const Eigen::VectorXd& lambda) {

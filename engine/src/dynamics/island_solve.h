@@ -56,8 +56,11 @@ class IslandSolve {
 };
 
 // One report for the step from its islands' reports: the most sweeps and the worst convergence of
-// any island, roll-backs, seconds and contacts x sweeps summed, the merit the largest, and the
-// histories (residuals, r-factors) of the island with the most contacts, which the plots show.
-SolveReport joinReports(const std::vector<const SolveReport*>& reports, const std::vector<int>& contactCounts);
+// any island; roll-backs, seconds and contacts x sweeps summed; the merit, after every sweep and at
+// the end, that of the whole problem (the islands' combined as `merit` says, an island that stopped
+// counting with its final merit, a NaN in any island staying NaN); the r-factor history of the
+// island with the most contacts, held at its last value after that island stopped.
+SolveReport joinReports(const std::vector<const SolveReport*>& reports, const std::vector<int>& contactCounts,
+                        ContactSolver::MeritOfParts merit = ContactSolver::MeritOfParts::Largest);
 
 }  // namespace contactlab

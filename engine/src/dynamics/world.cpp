@@ -466,7 +466,7 @@ void World::Impl::checkFinite() const {
 }
 
 void World::setSettings(const WorldSettings& settings) {
-  if (settings.solver.maxIterations < 0) throw std::invalid_argument("max iterations must be non-negative");
+  if (settings.solver.maxIterations < 1) throw std::invalid_argument("max iterations must be at least 1");
   if (!(settings.solver.psor.omega > 0.0 && settings.solver.psor.omega < 2.0))
     throw std::invalid_argument("psor omega must be in (0, 2)");
   if (!(settings.solver.modulus.alpha > 0.0) || !(settings.solver.modulus.gamma > 0.0))
@@ -521,6 +521,7 @@ const Vec3& World::gravity() const { return impl_->gravity; }
 
 void World::setDt(double dt) {
   if (!(std::isfinite(dt) && dt > 0.0)) throw std::invalid_argument("dt must be positive and finite");
+  if (dt == impl_->dt) return;  // nothing changes: the clock and the sleeping islands stay as they are
   impl_->dt = dt;
   impl_->clockTime = impl_->time;  // the clock runs on from here at the new rate
   impl_->clockStep = impl_->stepCount;

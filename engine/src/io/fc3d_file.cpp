@@ -57,7 +57,9 @@ class Tokens {
     errno = 0;
     char* end = nullptr;
     const long long value = std::strtoll(token.c_str(), &end, 10);
-    if (end == token.c_str() || *end != '\0') fail(tokenLine_, item + ": " + quotedToken(token) + " is not a whole number");
+    // Compared with the token's end, not its NUL: a binary file's token may hold a NUL inside it.
+    if (end == token.c_str() || end != token.c_str() + token.size())
+      fail(tokenLine_, item + ": " + quotedToken(token) + " is not a whole number");
     if (minimum == maximum && (errno == ERANGE || value != minimum))
       fail(tokenLine_, item + ": " + quotedToken(token) + " but expected " + std::to_string(minimum));
     if (errno == ERANGE || value < minimum || value > maximum)
@@ -70,7 +72,8 @@ class Tokens {
     const std::string token(next(item));
     char* end = nullptr;
     const double value = std::strtod(token.c_str(), &end);
-    if (end == token.c_str() || *end != '\0') fail(tokenLine_, item + ": " + quotedToken(token) + " is not a number");
+    if (end == token.c_str() || end != token.c_str() + token.size())
+      fail(tokenLine_, item + ": " + quotedToken(token) + " is not a number");
     if (!std::isfinite(value)) fail(tokenLine_, item + ": " + quotedToken(token) + " is not a finite number");
     return value;
   }

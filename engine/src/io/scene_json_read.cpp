@@ -6,7 +6,6 @@
 #include <set>
 #include <iterator>
 #include <limits>
-#include <map>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -574,15 +573,8 @@ Scene parseSceneJson(const std::string& text, const std::string& source) {
   top.require("bodies", "at the top level");
   const json& bodies = top.array("bodies");
   if (bodies.empty()) top.fail("bodies", "is empty; a scene needs at least one body");
-  std::map<std::string, std::size_t> named;  // a given name -> its body, so that outputs name bodies unambiguously
-  for (std::size_t i = 0; i < bodies.size(); ++i) {
-    const std::string path = "bodies[" + std::to_string(i) + "]";
-    scene.bodies.push_back(readBody(bodies[i], path, source));
-    const std::string& name = scene.bodies.back().name;
-    if (name.empty()) continue;
-    if (const auto [it, added] = named.emplace(name, i); !added)
-      top.fail(path + ".name", "\"" + name + "\" is already the name of bodies[" + std::to_string(it->second) + "]");
-  }
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    scene.bodies.push_back(readBody(bodies[i], "bodies[" + std::to_string(i) + "]", source));
   if (top.has("continuation")) scene.continuation = readContinuation(top, scene.bodies, source);
   return scene;
 }

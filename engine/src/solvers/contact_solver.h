@@ -26,6 +26,11 @@ class ContactSolver {
   // std::invalid_argument naming the solver.
   virtual SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda);
   virtual bool acceptsDelassus() const { return false; }
+  // How the merits of independent parts of a problem (its islands) make the whole problem's merit:
+  // that of most solvers is a largest value over contacts, PGS-SM's a half sum of squares,
+  // modulus-GS's a Euclidean norm.
+  enum class MeritOfParts { Largest, Sum, RootSumOfSquares };
+  virtual MeritOfParts meritOfParts() const { return MeritOfParts::Largest; }
   // M^-1 J^T lambda (6 per dynamic-body slot, as applyInvMassJt; possibly followed by more entries)
   // for the lambda that the last solve of a problem with contacts returned, when the solver kept it
   // while solving; null when it did not. It equals applyInvMassJt's result up to rounding (the

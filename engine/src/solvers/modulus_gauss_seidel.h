@@ -29,6 +29,7 @@ class ModulusGaussSeidel final : public ContactSolver {
   SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings,
                     Eigen::VectorXd& lambda) override;
   bool acceptsDelassus() const override { return true; }
+  MeritOfParts meritOfParts() const override { return MeritOfParts::RootSumOfSquares; }  // a Euclidean norm
 
   // Method 3.2 on a BLCP in the paper's sense, with bounds l <= u (4 per contact) fixed for the
   // solve instead of the friction box: lets the tests check the method against a dense reference

@@ -24,6 +24,7 @@ class PgsSubspaceMinimization final : public ContactSolver {
   // The same on A = W (a Siconos file): the PGS sweeps and the reduced products read W's rows.
   SolveReport solve(const DelassusProblem& problem, const SolverSettings& settings, Eigen::VectorXd& lambda) override;
   bool acceptsDelassus() const override { return true; }
+  MeritOfParts meritOfParts() const override { return MeritOfParts::Sum; }  // psi, a half sum of squares
 
   // psi(lambda) = 1/2 sum_i phi_i^2, the natural merit of the Fischer reformulation (sec. 4.3;
   // Silcowitz, Niebe and Erleben 2009) of the boxed NCP (eq. 7): with phi(a, b) = sqrt(a^2 + b^2) - a - b,
