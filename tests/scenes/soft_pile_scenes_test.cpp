@@ -94,23 +94,31 @@ TEST(SoftPileScenes, TenBunniesLandWithoutCyclingOrBlowingUp) {
   }
 }
 
-// Twenty bunnies landing: at step 107 two of them touch corner to corner and the solve cycles among
-// the edge pairs round the two corners (docs/deformable.md, "Why"), which ran it to the 20,000
-// iteration cap. Such a solve stops once 2,000 iterations have not brought its least error down by
-// 1 %, with its best iterate, and so does no step of the landing.
-TEST(SoftPileScenes, TwentyBunniesCyclingSolveStopsAtTheStallNotTheCap) {
+// Twenty bunnies landing: at step 107 two of them touch corner to corner, where the solve once
+// cycled among the edge pairs round the two corners (docs/deformable.md, "Why") to the 20,000
+// iteration cap; no step of the landing reaches the cap. A solve that stops improving ends at the
+// stall test with its best iterate: with a window of 20 iterations instead of 2,000, solves of the
+// landing's last steps stop there, and their steps leave vertices at most 1 mm deep (less converged
+// than the defaults' 0.1 mm, but not the last iterate of a cycle, whose multipliers near 1e6 drove
+// vertices centimetres deep).
+TEST(SoftPileScenes, TwentyBunniesLandBelowTheCapAndAStalledSolveKeepsItsBestIterate) {
   World world(buildBuiltinScene("bunnies", {{"count", 20}}, 1));
-  const DeformableSolverSettings& settings = world.settings().deformable;
+  const int cap = world.settings().deformable.maxIterations;
   int stalled = 0;
   for (int step = 0; step < 110; ++step) {
+    if (step == 100) {
+      WorldSettings settings = world.settings();
+      settings.deformable.stallIterations = 20;
+      world.setSettings(settings);
+    }
     world.step();
     const DeformableSolveReport& report = world.lastMetrics().deformable;
     stalled += report.stalled;
-    EXPECT_LT(report.iterations, settings.maxIterations) << "step " << world.stepCount();
-    EXPECT_LT(world.lastMetrics().maxPenetration, 1e-4) << "step " << world.stepCount();
+    EXPECT_LT(report.iterations, cap) << "step " << world.stepCount();
+    EXPECT_LT(world.lastMetrics().maxPenetration, step < 100 ? 1e-4 : 1e-3) << "step " << world.stepCount();
     if (::testing::Test::HasFailure()) break;
   }
-  EXPECT_GE(stalled, 1);
+  EXPECT_GE(stalled, 1) << "no solve stopped at a 20-iteration stall window";
 }
 
 }  // namespace contactlab::soft_pile_scenes_test

@@ -27,8 +27,8 @@ struct CrConstraintState {
   std::array<double, 2> lambdaHistory{0.0, 0.0};  // the last n = 2 values that average takes
   int historyCount = 0;
   Vec2 kineticForce = Vec2::Zero();   // gamma~_k = mu lambda~_k delta_k
-  // Kinetic force updates taken in this solve that moved the rows by less than epsilon_2
-  // (evaluateConstraints); the solve sets it to zero at its start.
+  // Kinetic force updates taken in this solve that moved the rows by less than epsilon_2 (at most
+  // one: evaluateConstraints); the solve sets it to zero at its start.
   int smallUpdates = 0;
   // The realignment of delta (Alg. 3, line 8) in this solve: the fraction of alpha_theta it takes,
   // halved whenever a turn goes back against the last one, and the last turn's side (+1
@@ -38,12 +38,13 @@ struct CrConstraintState {
 };
 
 struct CrStateSettings {
-  double changeTolerance = 5e-6;  // epsilon_2: a change moving its rows by less than this is deferred (line 19)
+  double changeTolerance = 5e-6;  // epsilon_2: the solve's constraint tolerance (Alg. 1, line 22)
   double realignAngle = 1.2 * 3.14159265358979323846 / 180.0;  // epsilon_theta (Alg. 3, line 6)
   double realignStep = 0.01;      // alpha_theta (Alg. 3, line 8)
-  // A kinetic force's update alone (no switch of state) is taken when it moves the rows by more than
-  // this (>= changeTolerance), or, with smallForceUpdates, when it changes the force itself enough.
-  double forceUpdateTolerance = 5e-6;
+  // Line 19: a switch of state, or a kinetic force's update alone, that moves the constraint's rows
+  // by no more than this (>= changeTolerance) is deferred; a force update is then still taken, once
+  // per solve, with smallForceUpdates, when it changes the force itself enough.
+  double deferTolerance = 5e-6;
   bool smallForceUpdates = true;
   // The friction pyramid (DeformableFriction::Pyramid): each tangent row sticks or slides on its own.
   // A constraint's state then reads: direction[a] the sign of row a's kinetic force (+1 or -1), 0
@@ -63,10 +64,9 @@ inline bool rowInSystem(const CrConstraintState& state, double mu, int r, bool p
 
 // Alg. 2 for every constraint: `rows` holds (g_k, s_k) per constraint (3 entries each), `multipliers`
 // (lambda_k, gamma_k) per constraint (3 each, the solver's y beyond the velocities; set to zero for
-// rows that leave B), `compliance` rowCompliance's values. A new activation is always kept; other
-// switches only when Z^-1 S_d [dlambda, dgamma + dgamma~] exceeds changeTolerance (line 19), and a
-// kinetic force's update alone when it exceeds forceUpdateTolerance (or is a small update). Returns
-// how many constraints changed.
+// rows that leave B), `compliance` rowCompliance's values. A switch of state, and a kinetic force's
+// update alone, only when Z^-1 S_d [dlambda, dgamma + dgamma~] exceeds deferTolerance (line 19; a
+// force update also when it is the solve's one small update). Returns how many constraints changed.
 int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd& rows,
                         const Eigen::VectorXd& compliance, const CrStateSettings& settings,
                         std::vector<CrConstraintState>& states, Eigen::Ref<Eigen::VectorXd> multipliers);

@@ -213,14 +213,14 @@ DeformableSolveReport CrSolver::solve(DeformableProblem& problem, const Deformab
     bestY = it.y;
     bestStates = states_;
   };
-  // In flight (line 13) a kinetic force is updated only where that moves its rows by more than the
-  // solve's current error on them, and not by the small updates: lambda there is still that of an
-  // unconverged iterate, and each update restarts the recurrence. Two kinetic contacts whose forces
-  // feed each other's lambda otherwise drifted by updates just over epsilon_2, one restart every
-  // two iterations, to the 20,000 iteration cap (a step of a pile of rings). At convergence (line
-  // 23) every update counts again, so the fixed point is the same.
+  // In flight (line 13) a state switches, and a kinetic force is updated, only where that moves its
+  // rows by more than the solve's current error on them, and no small update is taken: lambda there
+  // is still that of an unconverged iterate, and each change restarts the recurrence. Two kinetic
+  // contacts whose forces feed each other's lambda otherwise drifted by updates just over epsilon_2,
+  // one restart every two iterations, to the 20,000 iteration cap (a step of a pile of rings). At
+  // convergence (line 23) epsilon_2 is the bound again, so the fixed point is the same.
   const auto evaluate = [&](bool inFlight) {
-    stateSettings.forceUpdateTolerance = inFlight ? std::max(epsilon2, it.activeRowError()) : epsilon2;
+    stateSettings.deferTolerance = inFlight ? std::max(epsilon2, it.activeRowError()) : epsilon2;
     stateSettings.smallForceUpdates = !inFlight;
     it.computeRows();
     keepIfBest();
