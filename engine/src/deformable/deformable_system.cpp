@@ -345,7 +345,8 @@ void DeformableSystem::solve(ThreadPool* pool) {
       }
       passIndex.push_back(static_cast<int>(pass.size()));
       pass.emplace_back();
-      solves.push_back({std::make_unique<IslandProblem>(std::move(island), problem_, contacts_, scratch, numBodies(), &contactsMutex)});
+      solves.emplace_back().island =
+          std::make_unique<IslandProblem>(std::move(island), problem_, contacts_, scratch, numBodies(), &contactsMutex);
     }
     const int before = problem_.numConstraints();
     contacts_.freezeReaches();

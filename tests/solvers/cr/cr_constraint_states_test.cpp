@@ -46,6 +46,22 @@ TEST(CrConstraintStates, ASwitchWithinTheSolvesCurrentErrorWaits) {
   EXPECT_FALSE(states[0].active);
 }
 
+// An inactive constraint 20 um inside waits in flight while the iterate's error is 50 um, and is
+// activated at convergence.
+TEST(CrConstraintStates, AnActivationWithinTheSolvesCurrentErrorWaits) {
+  const DeformableProblem problem = oneConstraint(0.0);
+  Evaluation e;
+  e.rows[0] = -2e-5;
+  CrStateSettings settings;
+  settings.deferTolerance = 5e-5;
+  std::vector<CrConstraintState> states(1);
+  EXPECT_EQ(e.run(problem, settings, states), 0);
+  EXPECT_FALSE(states[0].active);
+  settings.deferTolerance = settings.changeTolerance;
+  EXPECT_EQ(e.run(problem, settings, states), 1);
+  EXPECT_TRUE(states[0].active);
+}
+
 // A sliding constraint whose kinetic force moves its rows by less than epsilon_2 (a light contact)
 // takes one such update per solve, which starts its friction at mu lambda; a later change of lambda
 // within the same solve waits for the next solve.

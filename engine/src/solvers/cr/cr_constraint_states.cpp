@@ -16,9 +16,11 @@ constexpr double kSmallForceChange = 1e-3;
 // below epsilon_2 in movement, deferred) applies. One starts the friction of a light contact (its
 // whole force moves its rows by less than epsilon_2) from mu lambda; the next steps' solves take one
 // each, so lambda~ follows a steady lambda over steps as Alg. 3's moving average would within one.
-// Each is taken at a convergence check and restarts the recurrence: a pile's thousand sliding
-// constraints, allowed 16 each, took theirs in about 80 restarts a step, each followed by iterations
-// to converge again, and left the Full preconditioner little to gain over Diag (docs/deformable.md).
+// Each is taken at an evaluation outside flight (the solve's start, a convergence check, after a
+// geometry round), and one at a convergence check restarts the recurrence: a pile of rings with
+// about a thousand active constraints, allowed 16 each, restarted about 85 times a step at
+// convergence checks, each followed by iterations to converge again, which left the Full
+// preconditioner little to gain over Diag (docs/deformable.md, "Deferred changes").
 constexpr int kMostSmallUpdates = 1;
 
 Vec2 unitOrZero(const Vec2& x) {
@@ -199,12 +201,13 @@ int evaluateConstraints(const DeformableProblem& problem, const Eigen::VectorXd&
     const bool switching = modeChanged(next, state);
     if (next.active && c.mu > 0.0 && next.friction == FrictionMode::Kinetic)
       updateKineticFriction(c.mu, lambda, sliding, settings, next);
-    // Line 19 for a kinetic force's update alone: deferred when it moves the rows by less than
-    // epsilon_2 and changes the force by less than kSmallForceChange of its size, or has been
-    // taken kMostSmallUpdates times already. The paper defers
-    // on the first test alone; then a kinetic force whose whole size moves its vertex by less than
-    // epsilon_2 in a step (light contacts, small bodies: a 2 cm soft block's at 1 ms) never starts,
-    // and the body slides without friction.
+    // Line 19 for a kinetic force's update alone: deferred when it moves the rows by no more than
+    // deferTolerance (epsilon_2, or in flight the solve's current error), unless it is a small
+    // update (moving them by less than epsilon_2) taken outside flight that changes the force by
+    // more than kSmallForceChange of its size, at most kMostSmallUpdates times a solve. The paper
+    // defers on the movement alone; then a kinetic force whose whole size moves its vertex by less
+    // than epsilon_2 in a step (light contacts, small bodies: a 2 cm soft block's at 1 ms) never
+    // starts, and the body slides without friction.
     const Vec2 forceChange = next.kineticForce - state.kineticForce;
     const double moved = compliant.tail<2>().cwiseProduct(forceChange).norm();
     const bool smallMove = moved <= settings.changeTolerance;
