@@ -31,15 +31,20 @@ Scene loadScene(const RunOptions& options) {
   return loadSceneFile(options.scene);
 }
 
-// The World tetrahedralizes the deformable bodies and builds the meshes' collision models; their
-// errors name the body, and the user also needs the scene they came from.
+// The World's errors (a body it cannot build, a state gone non-finite) name the body; the user
+// also needs the scene it came from, which a file's own errors name already.
+std::runtime_error inScene(const RunOptions& options, const std::exception& e) {
+  const std::string message = e.what();
+  if (message.starts_with(options.scene + ":")) return std::runtime_error(message);
+  return std::runtime_error((findBuiltinScene(options.scene) ? "scene " : "") + options.scene + ": " + message);
+}
+
+// The World tetrahedralizes the deformable bodies and builds the meshes' collision models.
 World buildWorld(const Scene& scene, const RunOptions& options) {
   try {
     return World(scene, options.world);
   } catch (const std::exception& e) {
-    const std::string message = e.what();
-    if (message.starts_with(options.scene + ":")) throw;
-    throw std::runtime_error((findBuiltinScene(options.scene) ? "scene " : "") + options.scene + ": " + message);
+    throw inScene(options, e);
   }
 }
 
@@ -119,8 +124,8 @@ int runCommand(Args args) {
       const auto start = std::chrono::steady_clock::now();
       try {
         world.step();
-      } catch (const std::runtime_error& e) {  // a non-finite state: say which scene it came from
-        throw std::runtime_error(options->scene + ": " + e.what());
+      } catch (const std::runtime_error& e) {  // a non-finite state
+        throw inScene(*options, e);
       }
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
       totals.add(world.lastMetrics(), ms);

@@ -25,6 +25,14 @@ void helpMarker(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
+// An integer field whose edits below `minimum` are ignored; true when `value` changed.
+bool inputIntAtLeast(const char* label, int& value, int minimum, int step, int fastStep) {
+  int edited = value;
+  if (!ImGui::InputInt(label, &edited, step, fastStep) || edited < minimum) return false;
+  value = edited;
+  return true;
+}
+
 const char* const kRFactorLabels[] = {"Global", "Local", "Blocked"};
 // Slider ranges of the solver-specific settings.
 const double kOmegaRange[2] = {0.1, 1.95};
@@ -278,10 +286,7 @@ void Application::drawSolverPanel() {
                                    ImGuiSliderFlags_Logarithmic);
     helpMarker("Gamma of the modulus transformation, lambda = (2 / gamma) x+.");
   }
-  if (int cap = s.maxIterations; ImGui::InputInt("max iterations", &cap, 10, 100) && cap >= 1) {
-    s.maxIterations = cap;  // a solve of no sweep would leave every contact unsolved
-    changed = true;
-  }
+  changed |= inputIntAtLeast("max iterations", s.maxIterations, 1, 10, 100);  // 0 sweeps would solve nothing
   changed |= ImGui::InputDouble("tol abs", &s.tolAbs, 0, 0, "%.1e");
   changed |= ImGui::InputDouble("tol rel", &s.tolRel, 0, 0, "%.1e");
   changed |= ImGui::Checkbox("warm start", &world.warmStart);
@@ -340,17 +345,9 @@ void Application::drawSolverPanel() {
       changed = true;
     }
     helpMarker("Largest constraint error and smallest state change the CR solve keeps (the paper's epsilon_2).");
-    int cap = d.maxIterations;
-    if (ImGui::InputInt("CR max iter", &cap, 100, 1000) && cap >= 1) {
-      d.maxIterations = cap;
-      changed = true;
-    }
+    changed |= inputIntAtLeast("CR max iter", d.maxIterations, 1, 100, 1000);
     helpMarker("Most CR iterations per step; a solve that reaches the cap keeps the best iterate it met.");
-    int stall = d.stallIterations;
-    if (ImGui::InputInt("CR stall", &stall, 100, 1000) && stall >= 0) {
-      d.stallIterations = stall;
-      changed = true;
-    }
+    changed |= inputIntAtLeast("CR stall", d.stallIterations, 0, 100, 1000);
     helpMarker("A CR solve whose least error has not fallen by 1 % in this many iterations stops with its best "
                "iterate (0: never).");
   }

@@ -31,12 +31,12 @@ struct World::Impl {
   Vec3 gravity;
   FrictionDefaults frictionDefaults;
   double dt = 0.01;
-  double time = 0.0;
   int stepCount = 0;
-  // time = clockTime + (stepCount - clockStep) dt: exact multiples of dt from the scene's start or
-  // the last change of dt, so a change of dt neither rewinds the clock nor lets rounding pile up.
+  // The clock reads clockTime + (stepCount - clockStep) dt: exact multiples of dt from the scene's
+  // start or the last change of dt, so a change of dt neither rewinds it nor lets rounding pile up.
   double clockTime = 0.0;
   int clockStep = 0;
+  double time() const { return clockTime + (stepCount - clockStep) * dt; }
   int startStep = 0;  // the scene's step (Scene::step): stepped() once stepCount passes it
   std::vector<Body> bodies;
   std::vector<int> slotOfBody;  // -1 for static and kinematic bodies
@@ -98,7 +98,6 @@ World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::mak
   validateSceneSettings(scene);
   impl_->gravity = scene.gravity;
   impl_->dt = scene.dt;
-  impl_->time = scene.time;
   impl_->stepCount = impl_->startStep = scene.step;
   // A state saved from a clock that ran at one dt from 0 (time = step x dt to the last bit) runs
   // on from that origin, so that its times are those the uninterrupted run would have had.
@@ -170,7 +169,7 @@ void World::Impl::step() {
   }
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
-    setKinematicVelocities(bodies, time, dt);
+    setKinematicVelocities(bodies, time(), dt);
     halfStepPositions(bodies, dt, pool.get());  // eq. 41
     computeFreeVelocities(bodies, bodyOfSlot, gravity, dt, freeVelocity, pool.get());
   }
@@ -208,7 +207,6 @@ void World::Impl::step() {
   }
   if (!deformables.empty()) stepDeformables();
   ++stepCount;
-  time = clockTime + (stepCount - clockStep) * dt;
   report();
   metrics.stepMs = stepWatch.elapsedMs();
   checkFinite();
@@ -399,7 +397,7 @@ void World::Impl::updateSleep() { sleep.update(bodies, bodyOfSlot, islandSolve.i
 
 void World::Impl::report() {
   metrics.step = stepCount;
-  metrics.time = time;
+  metrics.time = time();
   metrics.bodies = static_cast<int>(bodies.size());
   metrics.contacts = problem.numContacts();
   reportsCurrent = false;
@@ -460,7 +458,7 @@ void World::Impl::checkFinite() const {
     std::ostringstream message;
     message << "body " << i;
     if (!b.name.empty()) message << " (\"" << b.name << "\")";
-    message << " has a non-finite state at step " << stepCount << " (time " << time << " s)";
+    message << " has a non-finite state at step " << stepCount << " (time " << time() << " s)";
     throw std::runtime_error(message.str());
   }
 }
@@ -515,16 +513,16 @@ const std::vector<ContactReport>& World::contacts() const { return impl_->contac
 const StepMetrics& World::lastMetrics() const { return impl_->metrics; }
 int World::stepCount() const { return impl_->stepCount; }
 bool World::stepped() const { return impl_->stepCount > impl_->startStep; }
-double World::time() const { return impl_->time; }
+double World::time() const { return impl_->time(); }
 double World::dt() const { return impl_->dt; }
 const Vec3& World::gravity() const { return impl_->gravity; }
 
 void World::setDt(double dt) {
   if (!(std::isfinite(dt) && dt > 0.0)) throw std::invalid_argument("dt must be positive and finite");
   if (dt == impl_->dt) return;  // nothing changes: the clock and the sleeping islands stay as they are
-  impl_->dt = dt;
-  impl_->clockTime = impl_->time;  // the clock runs on from here at the new rate
+  impl_->clockTime = impl_->time();  // the clock runs on from here at the new rate
   impl_->clockStep = impl_->stepCount;
+  impl_->dt = dt;
   impl_->sleep.reset(impl_->bodies);  // every island is to be stepped the new way
 }
 
@@ -565,7 +563,7 @@ Scene World::snapshot() const {
   Scene scene;
   scene.gravity = impl_->gravity;
   scene.dt = impl_->dt;
-  scene.time = impl_->time;
+  scene.time = impl_->time();
   scene.step = impl_->stepCount;
   scene.friction = {};
   for (const Body& body : impl_->bodies) {

@@ -17,8 +17,8 @@ namespace {
 // tinyobjloader reads a coordinate it cannot parse ("nan", "abc") as 0 and says nothing, so a
 // broken vertex would load as a vertex at the origin: the 'v' lines are checked here first. The
 // first three numbers are the position (a fourth, w, or three colour values may follow).
-void checkVertexLines(const std::string& path, const std::function<void(const std::string&)>& fail) {
-  std::ifstream in(path);
+void checkVertexLines(const std::string& text, const std::function<void(const std::string&)>& fail) {
+  std::istringstream in(text);
   std::string line;
   int vertex = 0;
   for (int lineNumber = 1; std::getline(in, line); ++lineNumber) {
@@ -48,14 +48,19 @@ TriangleMesh readObjFile(const std::string& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) fail("is a directory, not an OBJ file");
   if (!std::filesystem::is_regular_file(path, ec)) fail("no such OBJ file");
-  checkVertexLines(path, fail);
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream contents;
+  if (!(contents << file.rdbuf())) fail("cannot be read");
+  const std::string text = contents.str();
+  checkVertexLines(text, fail);
 
   tinyobj::attrib_t attributes;
   std::vector<tinyobj::shape_t> shapes;
   std::vector<tinyobj::material_t> materials;
   std::string warnings, errors;
-  // No material directory: materials do not matter here, and a missing .mtl must not fail the load.
-  const bool loaded = tinyobj::LoadObj(&attributes, &shapes, &materials, &warnings, &errors, path.c_str(), nullptr,
+  // No material reader: materials do not matter here, and a missing .mtl must not fail the load.
+  std::istringstream stream(text);
+  const bool loaded = tinyobj::LoadObj(&attributes, &shapes, &materials, &warnings, &errors, &stream, nullptr,
                                        /*triangulate=*/true);
   if (!loaded) fail("not a readable OBJ file: " + (errors.empty() ? std::string("tinyobjloader gave no reason") : errors));
   // tinyobjloader skips a face with fewer than three corners, or (when it triangulates a quad) one
@@ -78,8 +83,6 @@ TriangleMesh readObjFile(const std::string& path) {
     if (index < 0) {
       const std::array<double, 3> position = {attributes.vertices[3 * fileIndex], attributes.vertices[3 * fileIndex + 1],
                                               attributes.vertices[3 * fileIndex + 2]};
-      for (const double coordinate : position)
-        if (!std::isfinite(coordinate)) fail("vertex " + std::to_string(fileIndex + 1) + " has a coordinate that is not a finite number");
       const auto [it, added] = weldedIndex.emplace(position, static_cast<int>(mesh.vertices.size()));
       if (added) mesh.vertices.emplace_back(position[0], position[1], position[2]);
       index = it->second;
