@@ -21,12 +21,23 @@
 namespace contactlab::cli {
 namespace {
 
+// The PROX paper's solver settings: at most 1000 sweeps, both tolerances 1e-3, no stall test (the
+// engine's defaults stop otherwise, SolverSettings::tolAbs), so the study's solves end as the
+// paper's do: absolute, relative or at the cap.
+WorldSettings paperSettings() {
+  WorldSettings settings;
+  settings.solver.tolAbs = 1e-3;
+  settings.solver.tolRel = 1e-3;
+  settings.solver.stallWindow = 0;
+  return settings;
+}
+
 struct StudyOptions {
   std::vector<std::string> scenes{"tower", "wall", "pile"};
   std::vector<std::string> solvers{"prox-gs", "prox-jacobi"};
   std::vector<RFactorStrategy> rFactors{RFactorStrategy::Global, RFactorStrategy::Local, RFactorStrategy::Blocked};
   int steps = 450;
-  WorldSettings settings;  // the paper's: at most 1000 sweeps, tolerances 1e-3
+  WorldSettings settings = paperSettings();
   std::map<std::string, SceneParams> params;  // per scene
   std::uint64_t seed = 1;
   std::string out;

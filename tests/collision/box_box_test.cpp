@@ -91,5 +91,30 @@ TEST(BoxBox, FeaturesAreStableWhileTheContactSlides) {
   for (size_t i = 0; i < before.size(); ++i) EXPECT_EQ(before[i].feature, after[i].feature);
 }
 
+// A cube resting half over another of the same depth, as in a pyramid: the side faces along x are
+// flush, so a hair of yaw and offset makes the upper cube's bottom edges cross the lower's side
+// planes somewhere along them (here 8.5 cm from the overlap's corners at x = 0.5, within the patch
+// ContactBuffer represents by its deepest point, which a hair of tilt makes the crossing). Those
+// crossings lie on the straight edge of the overlap and are dropped: the contacts stay at the
+// overlap's four corners whichever way the hair of yaw and tilt turns, so that the warm start finds
+// them where they were.
+TEST(BoxBox, FlushSideFacesKeepTheCornersWhateverAHairOfYawAndTilt) {
+  for (const double yaw : {1e-5, -1e-5})
+    for (const double tilt : {1e-4, -1e-4}) {
+      SCOPED_TRACE(::testing::Message() << "yaw " << yaw << " tilt " << tilt);
+      const double toDegrees = 180.0 / M_PI;
+      const Quat turn = rotationAbout(Vec3::UnitZ(), yaw * toDegrees) * rotationAbout(Vec3::UnitY(), tilt * toDegrees);
+      const Pose top = poseAt(Vec3(0.505, yaw * 0.085, 0.999), turn);
+      const ContactManifold contacts = collide(kCube, poseAt(Vec3::Zero()), kCube, top);
+      ASSERT_EQ(contacts.size(), 4u);
+      for (const Vec3& corner : {Vec3(0.005, -0.5, 0.4995), Vec3(0.5, -0.5, 0.4995), Vec3(0.005, 0.5, 0.4995),
+                                 Vec3(0.5, 0.5, 0.4995)}) {
+        double nearest = std::numeric_limits<double>::infinity();
+        for (const ContactPoint& c : contacts) nearest = std::min(nearest, (c.point - corner).norm());
+        EXPECT_LT(nearest, 1e-4) << "no contact at the corner " << corner.transpose();
+      }
+    }
+}
+
 }  // namespace
 }  // namespace contactlab::testing

@@ -132,6 +132,22 @@ TEST(WorldControls, DeformableSolveSettingsRejectNonPositiveTolerancesAndCaps) {
   EXPECT_EQ(world.settings().deformable.absoluteTolerance, 1e-4);
 }
 
+TEST(WorldControls, RigidSolveSettingsRejectNoSweepsAndANegativeStallWindow) {
+  Scene scene;
+  scene.bodies.push_back(box(Vec3(1, 1, 1), Vec3(0, 0, 0.5)));
+  World world(scene);
+  WorldSettings settings;
+  settings.solver.stallWindow = 0;  // never stalls
+  world.setSettings(settings);
+  EXPECT_EQ(world.settings().solver.stallWindow, 0);
+  WorldSettings noSweeps = settings, negativeWindow = settings;
+  noSweeps.solver.maxIterations = 0;
+  negativeWindow.solver.stallWindow = -1;
+  EXPECT_THROW(world.setSettings(noSweeps), std::invalid_argument);
+  EXPECT_THROW(world.setSettings(negativeWindow), std::invalid_argument);
+  EXPECT_EQ(world.settings().solver.stallWindow, 0);
+}
+
 struct CountingDraw : DebugDraw {
   int segments = 0, points = 0, boxes = 0;
   void drawSegment(const Vec3&, const Vec3&, const Color&) override { ++segments; }

@@ -12,6 +12,10 @@ TEST(WorldNaturalMap, ReportedOnlyWhenAskedAndMatchesTheProblemAndImpulses) {
   const Scene scene = buildBuiltinScene("incline", {}, 1);
   WorldSettings settings;
   settings.solver.prox.rFactor = RFactorStrategy::Local;
+  // The first steps at the PROX paper's tolerances, which leave the box creeping: at rest its four
+  // coplanar contacts make a problem Local PROX-GS solves only to about 1e-6 (docs/fc3d.md).
+  settings.solver.tolAbs = settings.solver.tolRel = 1e-3;
+  settings.solver.stallWindow = 0;
   World world(scene, settings);
   for (int i = 0; i < 3; ++i) world.step();
   EXPECT_EQ(world.lastMetrics().solve.naturalMapResidual, -1.0);
@@ -19,6 +23,7 @@ TEST(WorldNaturalMap, ReportedOnlyWhenAskedAndMatchesTheProblemAndImpulses) {
   settings.computeNaturalMap = true;
   settings.solver.tolAbs = 1e-12;
   settings.solver.tolRel = 0.0;
+  settings.solver.stallWindow = 0;
   settings.solver.maxIterations = 5000;
   world.setSettings(settings);
   world.step();

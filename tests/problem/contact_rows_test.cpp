@@ -62,6 +62,7 @@ TEST(ContactRows, BoxSolversTakeTheBodySpaceStepsOnW) {
       settings.solver = name;
       settings.tolAbs = 0.0;
       settings.tolRel = 0.0;
+      settings.stallWindow = 0;
       settings.maxIterations = 40;
       Eigen::VectorXd bodies = Eigen::VectorXd::Zero(p.problem.numRows()), delassus = bodies;
       const SolveReport bodyReport = makeSolver(name)->solve(p.problem, settings, bodies);
@@ -112,6 +113,7 @@ TEST(ContactRows, BoxSolversReachTheBoxSolutionOfTheSmallSamples) {
       settings.solver = name;
       settings.tolAbs = 1e-14;
       settings.tolRel = 0.0;
+      settings.stallWindow = 0;
       settings.maxIterations = 100000;
       std::unique_ptr<ContactSolver> solver = makeSolver(name);
       ASSERT_TRUE(solver->acceptsDelassus());

@@ -49,6 +49,7 @@ TEST(DelassusProblem, ProxOnWReachesTheBodySpaceSolution) {
       settings.prox.rFactor = strategy;
       settings.tolAbs = 1e-13;
       settings.tolRel = 0.0;
+      settings.stallWindow = 0;
       settings.maxIterations = 20000;
       Eigen::VectorXd bodies = Eigen::VectorXd::Zero(p.problem.numRows()), delassus = bodies;
       makeSolver(name)->solve(p.problem, settings, bodies);

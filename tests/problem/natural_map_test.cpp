@@ -142,6 +142,7 @@ TEST(NaturalMap, ZeroAtProxSolutionsAndPositiveElsewhere) {
     SolverSettings settings;
     settings.tolAbs = 1e-12;
     settings.tolRel = 0.0;
+    settings.stallWindow = 0;
     settings.maxIterations = 20000;
     Eigen::VectorXd lambda = Eigen::VectorXd::Zero(p.problem.numRows());
     EXPECT_GT(naturalMapResidual(p.problem, lambda), 1e-3);

@@ -29,6 +29,7 @@ SolverSettings tight(const std::string& solver = "modulus-gs") {
   s.maxIterations = 50000;
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
+  s.stallWindow = 0;
   return s;
 }
 

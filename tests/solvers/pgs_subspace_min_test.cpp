@@ -25,6 +25,7 @@ SolverSettings pgsTo(double tolerance) {
   s.maxIterations = 200000;
   s.tolAbs = tolerance;
   s.tolRel = 0.0;
+  s.stallWindow = 0;
   return s;
 }
 
@@ -42,6 +43,7 @@ TEST(PgsSubspaceMinimization, ConvergesOnSmallStacksToThePgsSolution) {
       s.maxIterations = 2000;
       s.tolAbs = 1e-24;  // psi is half a sum of squared velocities: ||phi|| < 1.4e-12 m/s
       s.tolRel = 0.0;
+      s.stallWindow = 0;
       SolveReport report;
       const Eigen::VectorXd lambda = solveFromZero(p.problem, s, &report);
       EXPECT_EQ(report.convergence, Convergence::Absolute) << count << " boxes, seed " << seed;
@@ -97,6 +99,7 @@ TEST(PgsSubspaceMinimization, ReturnsTheBestIterate) {
     s.pgsSm.pgsSweeps = 3;  // a poor active set for the subspace steps to start from
     s.tolAbs = 0.0;
     s.tolRel = 0.0;
+    s.stallWindow = 0;
     s.maxIterations = 40;
     SolveReport report;
     const Eigen::VectorXd lambda = solveFromZero(problem, s, &report);

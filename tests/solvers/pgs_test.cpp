@@ -25,6 +25,7 @@ SolverSettings tightSettings(const std::string& solver) {
   s.maxIterations = 200000;
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
+  s.stallWindow = 0;
   return s;
 }
 

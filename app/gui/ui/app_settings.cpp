@@ -36,6 +36,7 @@ json toJson(const AppSettings& s) {
         {"max_iterations", s.world.solver.maxIterations},
         {"tol_abs", s.world.solver.tolAbs},
         {"tol_rel", s.world.solver.tolRel},
+        {"stall_window", s.world.solver.stallWindow},
         {"warm_start", s.world.warmStart},
         {"stabilize", s.world.stabilize},
         {"sleep", s.world.sleep},
@@ -105,6 +106,8 @@ AppSettings fromJson(const json& j, AppSettings s) {
     s.world.solver.maxIterations = v.value("max_iterations", s.world.solver.maxIterations);
     s.world.solver.tolAbs = v.value("tol_abs", s.world.solver.tolAbs);
     s.world.solver.tolRel = v.value("tol_rel", s.world.solver.tolRel);
+    s.world.solver.stallWindow = v.value("stall_window", s.world.solver.stallWindow);
+    if (s.world.solver.stallWindow < 0) throw std::runtime_error("solver.stall_window must be at least 0");
     s.world.warmStart = v.value("warm_start", s.world.warmStart);
     s.world.stabilize = v.value("stabilize", s.world.stabilize);
     s.world.sleep = v.value("sleep", s.world.sleep);

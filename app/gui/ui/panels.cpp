@@ -289,6 +289,10 @@ void Application::drawSolverPanel() {
   changed |= inputIntAtLeast("max iterations", s.maxIterations, 1, 10, 100);  // 0 sweeps would solve nothing
   changed |= ImGui::InputDouble("tol abs", &s.tolAbs, 0, 0, "%.1e");
   changed |= ImGui::InputDouble("tol rel", &s.tolRel, 0, 0, "%.1e");
+  helpMarker("A solve stops when its merit (the largest contact velocity change of a sweep) falls below tol abs, "
+             "changes by less than tol rel of itself (the PROX paper's test; 0: off), or has not halved in "
+             "stall window sweeps (0: off). The PROX paper's settings: 1e-3, 1e-3, 0.");
+  changed |= inputIntAtLeast("stall window", s.stallWindow, 0, 10, 50);
   changed |= ImGui::Checkbox("warm start", &world.warmStart);
   ImGui::SameLine();
   changed |= ImGui::Checkbox("stabilization", &world.stabilize);

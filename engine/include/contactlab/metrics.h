@@ -9,7 +9,9 @@ namespace contactlab {
 enum class Stage { Collision, Assembly, Solve, Integrate, Stabilize, Sleep, Count };
 const char* stageName(Stage s);
 
-enum class Convergence { None, Absolute, Relative };
+// How a solve stopped: None at the sweep cap, else by which test of stoppingTest
+// (solvers/contact_solver.h).
+enum class Convergence { None, Absolute, Relative, Stalled };
 const char* convergenceName(Convergence c);
 
 struct SolveReport {

@@ -30,15 +30,14 @@ inline constexpr double kDefaultDensity = 1000.0;
 // as the world would have run; a scene written by hand has none and starts cold. Body indices are
 // the scene's.
 struct Continuation {
-  // A rigid contact's last impulses (the next solve's warm start) and its slip since it last slid
-  // (its drift anchor, dynamics/contact_anchors.h), keyed by its bodies and feature; world frame.
+  // A rigid contact's last impulses (the next solve's warm start), keyed by its bodies and feature;
+  // world frame.
   struct Contact {
     int bodyA = -1, bodyB = -1;
     std::uint32_t feature = 0;
     double normal = 0.0;
     Vec3 tangential = Vec3::Zero();
     double torsion = 0.0;
-    Vec3 slip = Vec3::Zero();
     Vec3 point = Vec3::Zero();
   };
   // An active deformable constraint's state in the CR solve (friction mode, the kinetic force's

@@ -113,8 +113,8 @@ class World {
   double kineticEnergy() const;
   double potentialEnergy() const;  // -m g.x summed over dynamic bodies, zero at the origin
 
-  // The current state as a scene that runs on from here, with its continuation (warm starts, drift
-  // anchors, sleeping islands): a World built from it with the same settings steps as this one would
+  // The current state as a scene that runs on from here, with its continuation (warm starts,
+  // sleeping islands): a World built from it with the same settings steps as this one would
   // (the contacts of meshes at rest aside, which the new world finds afresh; docs/pipeline.md).
   Scene snapshot() const;
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "collision/box_geometry.h"
+#include "collision/contact_generation.h"
 #include "collision/pair_functions.h"
 #include "collision/segment_geometry.h"
 
@@ -139,8 +140,42 @@ void clipByPlane(const ClipPolygon& polygon, const Vec3& normal, double offset, 
   }
 }
 
+// A clipped vertex this close to the segment between its neighbours (measured in the reference
+// plane) is dropped: the support polygon's edge moves by at most this much, a tenth of the skin.
+constexpr double kStraightVertexTolerance = 0.1 * kContactSkin;
+
+// Drops the vertices that lie on the straight line between their neighbours, within
+// kStraightVertexTolerance. Where an incident edge runs along a side plane of the reference face
+// (a box resting on another of the same depth, as in a wall or a pyramid), the edge crosses the
+// plane wherever rounding and a hair of yaw put it, anywhere along its length, and Sutherland-Hodgman
+// makes that crossing a vertex: it moved by centimetres between steps while the boxes stood still,
+// took the place of the corner beside it among the four points a pair keeps, and every such jump
+// made the next solve redistribute the load the warm start had right. The crossing lies on the
+// polygon's straight edge, so it adds nothing to the support polygon, and without it the corners
+// stay put.
+void dropStraightVertices(ClipPolygon& polygon, const Vec3& normal) {
+  const auto inPlane = [&](const Vec3& x) { return Vec3(x - normal.dot(x) * normal); };
+  for (int i = 0; i < polygon.size && polygon.size > 3;) {
+    const Vec3 previous = inPlane(polygon.vertices[(i + polygon.size - 1) % polygon.size].position);
+    const Vec3 next = inPlane(polygon.vertices[(i + 1) % polygon.size].position);
+    const Vec3 chord = next - previous, offset = inPlane(polygon.vertices[i].position) - previous;
+    const double squaredLength = chord.squaredNorm();
+    const double along = squaredLength > 0.0 ? chord.dot(offset) / squaredLength : 0.0;
+    const bool straight = along >= 0.0 && along <= 1.0 &&
+                          (offset - along * chord).squaredNorm() <= kStraightVertexTolerance * kStraightVertexTolerance;
+    if (!straight) {
+      ++i;
+      continue;
+    }
+    std::copy(polygon.vertices.begin() + i + 1, polygon.vertices.begin() + polygon.size, polygon.vertices.begin() + i);
+    --polygon.size;
+    i = 0;  // a neighbour of the dropped vertex may now be straight
+  }
+}
+
 // Face contact: the incident box's face most opposed to the reference normal, clipped to the
-// side planes of the reference face; each remaining vertex faces its projection on that face.
+// side planes of the reference face and freed of straight vertices; each remaining vertex faces its
+// projection on that face.
 void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int referenceAxis,
                      const Vec3& referenceNormal, const BoxShape& incident, const Pose& incidentPose,
                      bool referenceIsA, ContactBuffer& buffer) {
@@ -170,6 +205,7 @@ void addFaceContacts(const BoxShape& reference, const Pose& referencePose, int r
     clipByPlane(polygon, sideNormal, centre + half, planeTag++, scratch);
     clipByPlane(scratch, -sideNormal, -centre + half, planeTag++, polygon);
   }
+  dropStraightVertices(polygon, referenceNormal);
 
   const double referenceSign = referenceNormal.dot(referencePose.rotation.col(referenceAxis)) > 0.0 ? 1.0 : -1.0;
   const Vec3 faceCentre = referencePose.position + reference.halfExtents[referenceAxis] * referenceNormal;

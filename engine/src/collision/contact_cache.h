@@ -19,7 +19,6 @@ struct CachedImpulse {
   double normal = 0.0;
   Vec3 tangential = Vec3::Zero();  // world frame
   double torsion = 0.0;
-  Vec3 slip = Vec3::Zero();  // world frame: the contact's slip since it last slid (dynamics/contact_anchors.h)
   Vec3 point = Vec3::Zero();  // world, where the contact was
 };
 

@@ -32,6 +32,7 @@ const char* convergenceName(Convergence c) {
     case Convergence::None: return "none";
     case Convergence::Absolute: return "absolute";
     case Convergence::Relative: return "relative";
+    case Convergence::Stalled: return "stalled";
   }
   return "unknown";
 }

@@ -8,6 +8,7 @@ SolverSettings problemFileSolveDefaults() {
   settings.prox.rFactor = RFactorStrategy::Local;
   settings.tolAbs = 1e-8;
   settings.tolRel = 0.0;  // a problem file is solved to its tolerance, not to a stall
+  settings.stallWindow = 0;
   settings.naturalMapTolerance = 1e-8;
   settings.maxIterations = 10000;
   return settings;

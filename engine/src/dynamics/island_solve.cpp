@@ -15,7 +15,7 @@ namespace {
 constexpr int kLargeIsland = 16384;
 
 Convergence worse(Convergence a, Convergence b) {
-  const auto rank = [](Convergence c) { return c == Convergence::None ? 0 : c == Convergence::Relative ? 1 : 2; };
+  const auto rank = [](Convergence c) { return c == Convergence::None ? 0 : c == Convergence::Absolute ? 2 : 1; };
   return rank(a) <= rank(b) ? a : b;
 }
 

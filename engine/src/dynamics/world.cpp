@@ -15,7 +15,6 @@
 #include "deformable/deformable_system.h"
 #include "deformable/mixed_islands.h"
 #include "dynamics/body_setup.h"
-#include "dynamics/contact_anchors.h"
 #include "dynamics/contact_assembly.h"
 #include "dynamics/island_solve.h"
 #include "dynamics/moreau_midpoint.h"
@@ -57,8 +56,6 @@ struct World::Impl {
   ContactProblem problem;
   ContactExtras extras;            // per contact: frame, impact closing
   Eigen::VectorXd lambda;          // 4 * contacts: n, t, s, tau
-  std::vector<ContactSlip> slips;  // per contact: its slip since it last slid (contact_anchors.h)
-  std::vector<Vec4> anchorBias;    // per contact: what biasTowardAnchors added to b
   std::vector<double> lastNormal;  // per contact: its normal impulse of the last step (0: new)
   Eigen::VectorXd rollingChange;   // per slot: what resistRolling changed in the free velocity
   std::vector<char> known;         // warmStart's: per contact, whether the cache knows its features
@@ -77,8 +74,6 @@ struct World::Impl {
   bool wakeTouchedIslands();
   void buildProblem();
   void warmStart();
-  void anchorContacts();
-  void advanceAnchors(const Eigen::VectorXd& response);
   void resistRolling();
   void solve();
   void storeImpulses();
@@ -126,8 +121,8 @@ World::World(const Scene& scene, const WorldSettings& settings) : impl_(std::mak
   impl_->report();
 }
 
-// A saved scene's warm starts, drift anchors and sleeping islands, as snapshot() took them: the
-// next step starts from them as it would have in the world that was saved.
+// A saved scene's warm starts and sleeping islands, as snapshot() took them: the next step starts
+// from them as it would have in the world that was saved.
 void World::Impl::continueFrom(const Continuation& continuation) {
   const int count = static_cast<int>(bodies.size());
   cacheEntries.clear();
@@ -135,7 +130,7 @@ void World::Impl::continueFrom(const Continuation& continuation) {
     if (c.bodyA < 0 || c.bodyA >= count || c.bodyB < 0 || c.bodyB >= count)
       throw std::invalid_argument("continuation: a contact between bodies " + std::to_string(c.bodyA) + " and " +
                                   std::to_string(c.bodyB) + " of " + std::to_string(count));
-    cacheEntries.push_back({{c.bodyA, c.bodyB, c.feature}, {c.normal, c.tangential, c.torsion, c.slip, c.point}});
+    cacheEntries.push_back({{c.bodyA, c.bodyB, c.feature}, {c.normal, c.tangential, c.torsion, c.point}});
   }
   warmStartCache.store(cacheEntries);
   deformables.setCarriedConstraints(continuation.constraints);
@@ -147,7 +142,7 @@ Continuation World::Impl::continuation() const {
   for (const ContactCache::Entry& entry : warmStartCache.entries()) {
     const auto& [key, cached] = entry;
     out.contacts.push_back(
-        {key.bodyA, key.bodyB, key.feature, cached.normal, cached.tangential, cached.torsion, cached.slip, cached.point});
+        {key.bodyA, key.bodyB, key.feature, cached.normal, cached.tangential, cached.torsion, cached.point});
   }
   out.constraints = deformables.carriedConstraints();
   if (settings.sleep) out.rest = sleep.rest();
@@ -180,9 +175,8 @@ void World::Impl::step() {
   {
     ScopedStageTimer timer(metrics, Stage::Assembly);
     buildProblem();    // J, W, b, mu
-    warmStart();       // lambda, slips and last normal impulses of the contacts seen last step
-    resistRolling();   // rolling_resistance.h: u_free and b take the impulses against rolling
-    anchorContacts();  // b asks sticking contacts to undo their slip
+    warmStart();      // lambda and last normal impulses of the contacts seen last step
+    resistRolling();  // rolling_resistance.h: u_free and b take the impulses against rolling
   }
   {
     ScopedStageTimer timer(metrics, Stage::Solve);
@@ -191,8 +185,7 @@ void World::Impl::step() {
   {
     ScopedStageTimer timer(metrics, Stage::Integrate);
     const Eigen::VectorXd& response = applyContactResponse();  // M^-1 J^T lambda
-    advanceAnchors(response);
-    storeImpulses();  // for the next step's warm start and anchors
+    storeImpulses();  // for the next step's warm start
     integrateVelocities(bodies, bodyOfSlot, freeVelocity, response, pool.get());  // eq. 42b
     finishPositions(bodies, dt, pool.get());                                        // eq. 42c
     placeImpacts(problem, extras.impactClosing, bodyOfSlot, bodies);
@@ -263,13 +256,11 @@ constexpr double kNearestContactRadius = 0.01;  // metres
 // boxes' faces becomes a side plane's crossing when the boxes turn the other way by a hair), and it
 // takes the friction as well: started from zero, its friction made a resting stack's solve
 // redistribute the friction of the contacts around it (docs/benchmarks.md, "The defaults"). From
-// farther away, the friction of another point would be a guess in another direction. Its slip is
-// not carried over: with it, PSOR gained energy on the wall (PgsFamilyScenes), for a reason not found.
+// farther away, the friction of another point would be a guess in another direction.
 constexpr double kSamePointRadius = 1e-4;  // metres, a tenth of the contact skin
 
 void World::Impl::warmStart() {
   lambda.setZero(problem.numRows());
-  slips.assign(problem.numContacts(), ContactSlip{});
   known.assign(problem.numContacts(), 0);
   lastNormal.assign(problem.numContacts(), 0.0);
   warmStartCache.beginLookups();
@@ -287,7 +278,6 @@ void World::Impl::warmStart() {
     const CachedImpulse* cached = warmStartCache.find({c.bodyA, c.bodyB, c.contact.feature}, cursor);
     known[k] = cached != nullptr;
     if (!cached) continue;
-    slips[k] = {cached->slip};
     lastNormal[k] = cached->normal;
     if (settings.warmStart) takeImpulse(k, *cached);
   }
@@ -305,18 +295,29 @@ void World::Impl::warmStart() {
   }
 }
 
-void World::Impl::anchorContacts() { biasTowardAnchors(slips, dt, problem, anchorBias); }
-
-void World::Impl::advanceAnchors(const Eigen::VectorXd& response) {
-  advanceSlips(problem, lambda, response, anchorBias, dt, slips);
-}
-
 void World::Impl::resistRolling() {
   contactlab::resistRolling(lastNormal, extras.rollingArm, freeVelocity, rollingChange, problem);
 }
 
+// A cold start: contacts of which the last step knew none (a scene's first step with bodies resting
+// on each other). Its solve sets the impulses every later step starts from, so it runs without the
+// stall test (SolverSettings::stallWindow), to the absolute tolerance or the sweep cap: stopped at
+// the stall, a 20-row pyramid's first solve left it swaying out of its plane for seconds
+// (docs/benchmarks.md, "The defaults").
+namespace {
+bool coldStart(const std::vector<char>& known) {
+  return !known.empty() && std::none_of(known.begin(), known.end(), [](char k) { return k != 0; });
+}
+}  // namespace
+
 void World::Impl::solve() {
-  metrics.solve = islandSolve.solve(problem, settings.solver, lambda);
+  if (coldStart(known) && settings.solver.stallWindow > 0) {
+    SolverSettings withoutStall = settings.solver;
+    withoutStall.stallWindow = 0;
+    metrics.solve = islandSolve.solve(problem, withoutStall, lambda);
+  } else {
+    metrics.solve = islandSolve.solve(problem, settings.solver, lambda);
+  }
   if (settings.computeNaturalMap) metrics.solve.naturalMapResidual = naturalMapResidual(problem, lambda);
 }
 
@@ -330,7 +331,7 @@ void World::Impl::storeImpulses() {
     cacheEntries[k] = {{c.bodyA, c.bodyB, c.contact.feature},
                        {impulse[kNormal],
                         extras.frames[k].col(1) * impulse[kTangentT] + extras.frames[k].col(2) * impulse[kTangentS],
-                        impulse[kTorsion], slips[k].slip, c.contact.point}};
+                        impulse[kTorsion], c.contact.point}};
   }
   if (sleep.anyAsleep())
     warmStartCache.carryOver(cacheEntries, [&](const ContactKey& key) {
@@ -465,6 +466,7 @@ void World::Impl::checkFinite() const {
 
 void World::setSettings(const WorldSettings& settings) {
   if (settings.solver.maxIterations < 1) throw std::invalid_argument("max iterations must be at least 1");
+  if (settings.solver.stallWindow < 0) throw std::invalid_argument("the stall window must be at least 0");
   if (!(settings.solver.psor.omega > 0.0 && settings.solver.psor.omega < 2.0))
     throw std::invalid_argument("psor omega must be in (0, 2)");
   if (!(settings.solver.modulus.alpha > 0.0) || !(settings.solver.modulus.gamma > 0.0))

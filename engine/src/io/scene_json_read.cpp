@@ -473,7 +473,9 @@ long long integerAt(const json& value, const std::string& path, const std::strin
 }
 
 // "continuation" (World::snapshot writes it; docs/pipeline.md): one row of numbers each,
-//   contacts:    [body a, body b, feature, normal, tangential x y z, torsion, slip x y z, point x y z]
+//   contacts:    [body a, body b, feature, normal, tangential x y z, torsion, point x y z]; a row of
+//                14 (files written while contacts kept a drift anchor) has the anchor's slip x y z
+//                before the point, which is read past.
 //   constraints: [10 pair indices, pair feature, kinetic 0|1, direction x y, lambda estimate,
 //                 lambda history 0 1, history count, kinetic force x y, multipliers n t1 t2]
 //   rest:        [time, asleep with, rest position x y z, rest orientation w x y z] per body (asleep
@@ -484,15 +486,15 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
   const ObjectReader object(top.raw("continuation"), "continuation", source, {"contacts", "constraints", "rest"});
   const long long lastBody = static_cast<long long>(bodies.size()) - 1;
   constexpr long long kLargestFeature = 0xffffffffLL;
-  // Rows of `length` numbers each, or of `shorter` where a row may leave out its tail (0: it may not).
-  const auto rows = [&](const char* key, std::size_t length, std::size_t shorter, auto&& readRow) {
+  // Rows of `length` numbers each, or of `alternative` where an older layout is read too (0: none).
+  const auto rows = [&](const char* key, std::size_t length, std::size_t alternative, auto&& readRow) {
     if (!object.has(key)) return;
     const json& list = object.array(key);
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string path = object.keyPath(key) + "[" + std::to_string(i) + "]";
-      if (!list[i].is_array() || (list[i].size() != length && (shorter == 0 || list[i].size() != shorter)))
+      if (!list[i].is_array() || (list[i].size() != length && (alternative == 0 || list[i].size() != alternative)))
         failAt(source, path,
-               "expected a row of " + std::to_string(length) + (shorter ? " or " + std::to_string(shorter) : "") +
+               "expected a row of " + std::to_string(length) + (alternative ? " or " + std::to_string(alternative) : "") +
                    " numbers, got " + describe(list[i]));
       const auto number = [&](std::size_t j) { return object.numberAt(list[i][j], path + "[" + std::to_string(j) + "]"); };
       const auto integer = [&](std::size_t j, long long lowest, long long highest) {
@@ -502,7 +504,7 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
     }
   };
   Continuation out;
-  rows("contacts", 14, 0, [&](auto&& number, auto&& integer, std::size_t) {
+  rows("contacts", 11, 14, [&](auto&& number, auto&& integer, std::size_t length) {
     Continuation::Contact& c = out.contacts.emplace_back();
     c.bodyA = static_cast<int>(integer(0, 0, lastBody));
     c.bodyB = static_cast<int>(integer(1, 0, lastBody));
@@ -510,8 +512,8 @@ Continuation readContinuation(const ObjectReader& top, const std::vector<BodyDes
     c.normal = number(3);
     c.tangential = Vec3(number(4), number(5), number(6));
     c.torsion = number(7);
-    c.slip = Vec3(number(8), number(9), number(10));
-    c.point = Vec3(number(11), number(12), number(13));
+    const std::size_t point = length == 14 ? 11 : 8;
+    c.point = Vec3(number(point), number(point + 1), number(point + 2));
   });
   rows("constraints", 23, 0, [&](auto&& number, auto&& integer, std::size_t) {
     Continuation::Constraint& c = out.constraints.emplace_back();

@@ -108,7 +108,7 @@ std::string continuationToJson(const Continuation& continuation) {
   std::vector<json> contacts;
   for (const Continuation::Contact& c : continuation.contacts)
     contacts.push_back({c.bodyA, c.bodyB, c.feature, c.normal, c.tangential.x(), c.tangential.y(), c.tangential.z(),
-                        c.torsion, c.slip.x(), c.slip.y(), c.slip.z(), c.point.x(), c.point.y(), c.point.z()});
+                        c.torsion, c.point.x(), c.point.y(), c.point.z()});
   std::vector<json> constraints;
   for (const Continuation::Constraint& c : continuation.constraints) {
     json row = json::array();

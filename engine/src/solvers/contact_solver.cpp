@@ -1,6 +1,8 @@
 #include "solvers/contact_solver.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "solvers/ffd_impulse_decomposition.h"
 #include "solvers/modulus_gauss_seidel.h"
@@ -42,11 +44,25 @@ const std::vector<SolverEntry>& solverRegistry() {
   return registry;
 }
 
-Convergence stoppingTest(const SolverSettings& settings, double previousMerit, double merit) {
+Convergence stoppingTest(const SolverSettings& settings, std::span<const double> merits) {
+  if (merits.empty()) return Convergence::None;
+  const std::size_t count = merits.size();
+  const double merit = merits.back();
   if (settings.tolAbs > 0.0 && merit < settings.tolAbs) return Convergence::Absolute;
-  if (settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
-      std::abs(previousMerit - merit) < settings.tolRel * previousMerit)
+  if (settings.tolRel > 0.0 && count >= 2 && std::isfinite(merits[count - 2]) &&
+      std::abs(merits[count - 2] - merit) < settings.tolRel * merits[count - 2])
     return Convergence::Relative;
+  const std::size_t window = settings.stallWindow > 0 ? static_cast<std::size_t>(settings.stallWindow) : 0;
+  if (window > 0 && count > window) {
+    // The least merit of a range, a NaN (a rolled-back sweep) counting as none.
+    const auto least = [](auto begin, auto end) {
+      double value = std::numeric_limits<double>::infinity();
+      for (auto it = begin; it != end; ++it) value = std::min(value, std::isnan(*it) ? value : *it);
+      return value;
+    };
+    const auto split = merits.end() - static_cast<std::ptrdiff_t>(window);
+    if (!(least(split, merits.end()) < 0.5 * least(merits.begin(), split))) return Convergence::Stalled;
+  }
   return Convergence::None;
 }
 

@@ -3,6 +3,7 @@
 // box, the CLI's --solver and the tests all enumerate solverRegistry()).
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,10 +61,21 @@ class ContactSolver {
   ThreadPool* threadPool_ = nullptr;
 };
 
-// The stopping test the solvers share, after a sweep whose merit is `merit` (`previousMerit` after
-// the sweep before; infinity before the first): Absolute when merit < tolAbs, Relative when the
-// merit moved by less than tolRel times the previous one, None otherwise; a tolerance of 0 never stops.
-Convergence stoppingTest(const SolverSettings& settings, double previousMerit, double merit);
+// The stopping test the solvers share, after each sweep; `merits` holds the merits of the sweeps
+// since the solve began (or since a solver's restart: a roll-back, a replaced iterate), the last
+// one this sweep's. In this order:
+// - Absolute when the last merit is below tolAbs;
+// - Relative (the PROX paper's test) when it moved by less than tolRel times the merit before it;
+// - Stalled when the least merit of the last stallWindow sweeps is not below half the least merit
+//   of the sweeps before them;
+// None otherwise; a tolerance or window of 0 never stops.
+// Why the stall test: Gauss-Seidel on a resting stack converges by a few per cent in fifty sweeps,
+// and the merit, the largest change of one sweep, ties between two sweeps by chance long before the
+// stack is solved; the paper's relative test then stopped at 1e-3 m/s, and a 20-row pyramid crept
+// 3 cm a minute. A tolAbs of 3e-6 m/s holds it, and a stalled solve (a landing heap, whose merit
+// stops falling at 1e-3 to 1e-2 while contacts come and go) stops after the window instead of at the
+// sweep cap. docs/benchmarks.md, "The defaults", has the figures.
+Convergence stoppingTest(const SolverSettings& settings, std::span<const double> merits);
 
 // What every solver reports for a problem without contacts: nothing to solve, converged at once.
 inline SolveReport emptyProblemReport() {

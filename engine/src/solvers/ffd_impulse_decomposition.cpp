@@ -112,7 +112,6 @@ SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const S
   // after that smallest pass is restored and the solve stops unconverged with one roll-back counted.
   // The first pass alone is the papers' single-pass method, so the fall-back is at worst theirs.
   constexpr double kDivergence = 2.0;
-  double previousMerit = std::numeric_limits<double>::infinity();
   double bestMerit = std::numeric_limits<double>::infinity();
   const Stopwatch iterating;
   while (report.iterations < settings.maxIterations) {
@@ -132,14 +131,8 @@ SolveReport FastFrictionalDynamics::solve(const ContactProblem& problem, const S
       bestLambda_ = lambda;
     }
     report.residual = merit;
-    const bool absolute = settings.tolAbs > 0.0 && merit < settings.tolAbs;
-    const bool relative = settings.tolRel > 0.0 && std::isfinite(previousMerit) &&
-                          std::abs(previousMerit - merit) < settings.tolRel * previousMerit;
-    previousMerit = merit;
-    if (absolute || relative) {
-      report.convergence = absolute ? Convergence::Absolute : Convergence::Relative;
-      break;
-    }
+    report.convergence = stoppingTest(settings, report.residualHistory);
+    if (report.converged()) break;
   }
   report.iterationSeconds = iterating.elapsedSeconds();
   report.seconds = watch.elapsedSeconds();

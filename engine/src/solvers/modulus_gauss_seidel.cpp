@@ -150,7 +150,6 @@ SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, 
   z_ = 0.5 * gamma_ * lambda_;
   rows.setIterate(lambda_);
 
-  double previousMerit = kInfinity;
   const Stopwatch iterating;
   while (report.iterations < settings.maxIterations) {
     previous_ = lambda_;
@@ -166,8 +165,7 @@ SolveReport ModulusGaussSeidel::run(Rows& rows, const SolverSettings& settings, 
       break;
     }
     report.residual = res;
-    report.convergence = stoppingTest(settings, previousMerit, res);
-    previousMerit = res;
+    report.convergence = stoppingTest(settings, report.residualHistory);
     if (report.converged()) break;
   }
   report.iterationSeconds = iterating.elapsedSeconds();

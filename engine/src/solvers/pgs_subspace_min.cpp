@@ -157,13 +157,18 @@ SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const
   // tests, |psi_prev - psi| < tolRel psi_prev (the paper's (27) has no absolute value, which would
   // stop at every decrease; we read it as stagnation, as the text says).
   double previousTested = merit;
+  // The stall test (stoppingTest) reads every sweep's merit, as for the other solvers.
   auto terminated = [&](double m) {
     const bool absolute = settings.tolAbs > 0.0 && m < settings.tolAbs;
     const bool relative = settings.tolRel > 0.0 && std::isfinite(previousTested) && std::isfinite(m) &&
                           std::abs(previousTested - m) < settings.tolRel * previousTested;
     previousTested = m;
-    if (absolute || relative) report.convergence = absolute ? Convergence::Absolute : Convergence::Relative;
-    return absolute || relative;
+    SolverSettings stallOnly = settings;
+    stallOnly.tolAbs = stallOnly.tolRel = 0.0;
+    const bool stalled = stoppingTest(stallOnly, report.residualHistory) == Convergence::Stalled;
+    if (absolute || relative || stalled)
+      report.convergence = absolute ? Convergence::Absolute : relative ? Convergence::Relative : Convergence::Stalled;
+    return absolute || relative || stalled;
   };
 
   const int pgsSweeps = std::max(1, settings.pgsSm.pgsSweeps);

@@ -32,6 +32,7 @@ Eigen::VectorXd oneSweep(const DelassusProblem& problem, int localIterations, bo
   settings.maxIterations = 1;
   settings.tolAbs = 0.0;
   settings.tolRel = 0.0;
+  settings.stallWindow = 0;
   settings.problemFile.localIterations = localIterations;
   settings.problemFile.localTolerance = 1e-15;
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
@@ -60,6 +61,7 @@ TEST(ProxDelassusLocalIterations, ReachTheSameSolutionAsAlgorithm2OnAColumn) {
   settings.prox.rFactor = RFactorStrategy::Local;
   settings.tolAbs = 1e-13;
   settings.tolRel = 0.0;
+  settings.stallWindow = 0;
   settings.maxIterations = 20000;
   Eigen::VectorXd plain = Eigen::VectorXd::Zero(d.numRows()), block = plain;
   const SolveReport plainReport = makeSolver("prox-gs")->solve(d, settings, plain);

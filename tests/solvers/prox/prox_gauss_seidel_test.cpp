@@ -26,6 +26,7 @@ TEST(ProxGaussSeidel, InterleavedSweepConvergesToTheSolutionAndKeepsItsResponse)
       settings.maxIterations = 20000;
       settings.tolAbs = 1e-12;
       settings.tolRel = 0.0;
+      settings.stallWindow = 0;
       const auto solver = makeSolver(settings.solver);
       Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());
       const SolveReport report = solver->solve(problem, settings, lambda);
@@ -112,6 +113,7 @@ TEST(ProxGaussSeidel, SplitSweepConvergesToTheSolutionAndKeepsItsResponse) {
   settings.maxIterations = 20000;
   settings.tolAbs = 1e-12;
   settings.tolRel = 0.0;
+  settings.stallWindow = 0;
   ProxGaussSeidel solver(ProxGaussSeidel::kMaxRun, 1000);  // the default runs; split from 1000 contacts
   solver.setThreadPool(&twoThreads);
   Eigen::VectorXd lambda = Eigen::VectorXd::Zero(problem.numRows());

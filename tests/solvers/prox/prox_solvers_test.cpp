@@ -21,6 +21,7 @@ SolverSettings tightSettings(const std::string& solver, RFactorStrategy strategy
   s.maxIterations = 20000;
   s.tolAbs = 1e-13;
   s.tolRel = 0.0;
+  s.stallWindow = 0;
   return s;
 }
 

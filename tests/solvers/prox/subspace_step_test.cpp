@@ -86,6 +86,7 @@ TEST(SubspaceStep, ProxGsWithSubspaceStepsSolvesTheStackPlainProxGsStallsOn) {
   settings.prox.rFactor = RFactorStrategy::Local;
   settings.tolAbs = 1e-9;
   settings.tolRel = 0.0;
+  settings.stallWindow = 0;
   settings.naturalMapTolerance = 1e-9;
   settings.maxIterations = 1000;
   auto solveWithInterval = [&](int interval) {

@@ -106,8 +106,10 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
   iteration.keepBestIterate();
 
   // Alg. 1-2, line 1: r^0 = infinity, so the first sweep is always accepted.
-  double previousMerit = std::numeric_limits<double>::infinity();
   double bestMerit = std::numeric_limits<double>::infinity();
+  // The stopping test reads the merits from here on: after a roll-back or a replaced iterate it
+  // starts afresh, as the paper's r^0 = infinity does.
+  std::size_t testedFrom = 0;
   const Stopwatch iterating;
   while (report.iterations < settings.maxIterations) {
     const double scaleUsed = rFactors_.scale();
@@ -130,7 +132,7 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
       iteration.restoreBestIterate();
       if (!backtracking) break;  // fixed R: the same sweep would follow
       rFactors_.backtrack();
-      previousMerit = bestMerit;
+      testedFrom = report.residualHistory.size();
       continue;
     }
     if (merit <= bestMerit) {
@@ -150,13 +152,13 @@ SolveReport ProxSolver::run(int contacts, const SolverSettings& settings, Eigen:
           // sweeps from here on, and this sweep's merit, which measured the replaced iterate, stops
           // nothing.
           iteration.keepBestIterate();
-          bestMerit = previousMerit = std::numeric_limits<double>::infinity();
+          bestMerit = std::numeric_limits<double>::infinity();
+          testedFrom = report.residualHistory.size();
           continue;
         }
       }
     }
-    const Convergence test = stoppingTest(settings, previousMerit, merit);
-    previousMerit = merit;
+    const Convergence test = stoppingTest(settings, std::span(report.residualHistory).subspan(testedFrom));
     if (stopOnNaturalMap) {
       // The common merit decides (SolverSettings::naturalMapTolerance).
       if ((test != Convergence::None || report.iterations % kNaturalMapCheckInterval == 0) &&
