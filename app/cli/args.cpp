@@ -190,7 +190,7 @@ const Flag kRunFlags[] = {
      setTolerance<&SolverSettings::tolAbs>},
     {"--tol-rel", "X", "the PROX paper's relative tolerance on the solver's merit, 0 never stops early (default 0; the paper's 1e-3)",
      setTolerance<&SolverSettings::tolRel>},
-    {"--stall-window", "K", "stop a solve when K sweeps did not halve its least merit; 0 never (default 50)",
+    {"--stall-window", "K", "stop a solve when K sweeps did not halve its least merit; 0 never (default 60)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.stallWindow = wholeNumber(f, v, 0); }},
     {"--omega", "X", "psor: relaxation omega in (0, 2), r_i = omega / A_ii (default 1.2)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.psor.omega = relaxationOmega(f, v); }},

@@ -46,13 +46,14 @@ inline const std::vector<BenchScene>& benchScenes() {
   return scenes;
 }
 
-// PROX-GS with a fixed budget of exactly 10 sweeps (tolerances 0, so it never stops early): the same
-// work as Bullet's 10 sequential-impulse iterations.
+// PROX-GS with a fixed budget of exactly 10 sweeps (tolerances and stall window 0, so it never stops
+// early): the same work as Bullet's 10 sequential-impulse iterations.
 inline WorldSettings tenSweepSettings() {
   WorldSettings settings;
   settings.solver.maxIterations = 10;
   settings.solver.tolAbs = 0.0;
   settings.solver.tolRel = 0.0;
+  settings.solver.stallWindow = 0;
   return settings;
 }
 

@@ -125,7 +125,7 @@ TEST_F(BenchCommand, DeformableSolversFlagChoosesTheRowsAndRigidTableKeepsItsCol
   ASSERT_FALSE(header.empty());
   EXPECT_EQ(header.front(), "scene");
   EXPECT_EQ(header.back(), "drift_m");
-  EXPECT_EQ(rigidRows.size(), 2u) << "the tower at 10 sweeps and at 1e-3";
+  EXPECT_EQ(rigidRows.size(), 2u) << "the tower at 10 sweeps and at the defaults";
   const auto deformableRows = readCsvRows(dir_ / "both-deformable.csv", &header);
   ASSERT_EQ(deformableRows.size(), 1u);
   EXPECT_EQ(deformableRows[0].at("deformable_solver"), "cr-diag");

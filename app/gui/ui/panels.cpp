@@ -292,7 +292,7 @@ void Application::drawSolverPanel() {
   helpMarker("A solve stops when its merit (the largest contact velocity change of a sweep) falls below tol abs, "
              "changes by less than tol rel of itself (the PROX paper's test; 0: off), or has not halved in "
              "stall window sweeps (0: off). The PROX paper's settings: 1e-3, 1e-3, 0.");
-  changed |= inputIntAtLeast("stall window", s.stallWindow, 0, 10, 50);
+  changed |= inputIntAtLeast("stall window", s.stallWindow, 0, 10, 100);
   changed |= ImGui::Checkbox("warm start", &world.warmStart);
   ImGui::SameLine();
   changed |= ImGui::Checkbox("stabilization", &world.stabilize);
