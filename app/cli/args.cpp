@@ -186,7 +186,7 @@ const Flag kRunFlags[] = {
      [](RunOptions& o, std::string_view f, std::string_view v) { o.steps = wholeNumber(f, v, 1); }},
     {"--max-iter", "K", "most solver sweeps per step (default 1000)",
      [](RunOptions& o, std::string_view f, std::string_view v) { o.world.solver.maxIterations = wholeNumber(f, v, 1); }},
-    {"--tol-abs", "X", "absolute tolerance on the solver's merit (PROX: eq. 27), 0 never stops early (default 3e-6; the PROX paper's 1e-3)",
+    {"--tol-abs", "X", "absolute tolerance on the solver's merit (PROX: eq. 27), 0 never stops early (default 1e-5; the PROX paper's 1e-3)",
      setTolerance<&SolverSettings::tolAbs>},
     {"--tol-rel", "X", "the PROX paper's relative tolerance on the solver's merit, 0 never stops early (default 0; the paper's 1e-3)",
      setTolerance<&SolverSettings::tolRel>},

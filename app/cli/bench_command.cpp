@@ -33,7 +33,7 @@ constexpr const char* kBenchHelp =
     "usage: contactlab-cli bench [flags]\n"
     "\n"
     "Steps each benchmark scene (wall, tower, pyramid rows=20, pyramid-touching: the same with gap=0, pile\n"
-    "count=2000, jacks) with PROX-GS at exactly 10 sweeps (tolerances 0) and at the defaults (a merit of 3e-6\n"
+    "count=2000, jacks) with PROX-GS at exactly 10 sweeps (tolerances 0) and at the defaults (a merit of 1e-5\n"
     "or a stall, at most 1000 sweeps), warm-up steps first, and prints per scene and setting: bodies, mean contacts, median ms per\n"
     "step and per stage, mean sweeps, and the solver's ns per contact per sweep, median, twice: ns/c/swp from\n"
     "the whole solve (solver time / (contacts * sweeps), its set-up included: the r-factors, the sweep order)\n"

@@ -209,7 +209,9 @@ TEST(FfdImpulseDecomposition, PlainFfdStaysFiniteButItsFrictionGainsEnergyOnTheW
       EXPECT_GT(run.largestGain, 1e-3 * run.initial) << "the documented failure is gone: update the test";
       EXPECT_GT(run.rollbacks, 0);
     } else if (std::string(c.scene) == "tower") {
-      EXPECT_LT(run.largestGain, 1e-5 * run.initial);
+      // The same flaw, smaller: solved to the defaults' 1e-5 m/s the tower gains 0.59 J of 10,767
+      // in 60 steps (docs/solvers.md).
+      EXPECT_LT(run.largestGain, 1e-4 * run.initial);
     } else {
       EXPECT_LT(run.largestGain, 1e-6 * run.initial);
     }

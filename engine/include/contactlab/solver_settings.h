@@ -68,7 +68,7 @@ struct SolverSettings {
   // When a solve stops (stoppingTest, solvers/contact_solver.h). The defaults solve resting stacks
   // to where they stand (docs/benchmarks.md, "The defaults"); the PROX paper's are tolAbs = tolRel =
   // 1e-3 and no stall test (`contactlab-cli study` runs those).
-  double tolAbs = 3e-6;  // stop when the solver's merit is below this; 0: never
+  double tolAbs = 1e-5;  // stop when the solver's merit is below this; 0: never
   double tolRel = 0.0;   // the paper's test: stop when the merit changes by less than this fraction; 0: never
   int stallWindow = 60;  // stop when this many sweeps did not halve the least merit; 0: never
   // > 0: the PROX solvers stop only when the natural-map residual (problem/natural_map.h) is below this too.

@@ -72,7 +72,7 @@ class ContactSolver {
 // Why the stall test: Gauss-Seidel on a resting stack converges by a few per cent in fifty sweeps,
 // and the merit, the largest change of one sweep, ties between two sweeps by chance long before the
 // stack is solved; the paper's relative test then stopped at 1e-3 m/s, and a 20-row pyramid crept
-// 3 cm a minute. A tolAbs of 3e-6 m/s holds it, and a stalled solve (a landing heap, whose merit
+// 3 cm a minute. A tolAbs of 1e-5 m/s holds it, and a stalled solve (a landing heap, whose merit
 // stops falling at 1e-3 to 1e-2 while contacts come and go) stops after the window instead of at the
 // sweep cap. docs/benchmarks.md, "The defaults", has the figures.
 Convergence stoppingTest(const SolverSettings& settings, std::span<const double> merits);
