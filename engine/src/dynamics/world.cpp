@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include "collision/contact_cache.h"
 #include "collision/contact_generation.h"
@@ -59,7 +60,6 @@ struct World::Impl {
   std::vector<double> lastNormal;  // per contact: its normal impulse of the last step (0: new)
   Eigen::VectorXd rollingChange;   // per slot: what resistRolling changed in the free velocity
   std::vector<char> known;         // warmStart's: per contact, whether the cache knows its features
-  std::vector<Vec3> frictionOfContacts;  // solve's, on a cold start: the friction its first pass sets aside
   std::vector<double> gapAtEnd;    // per contact, for stabilization
 
   StepMetrics metrics;
@@ -335,13 +335,10 @@ void World::Impl::solve() {
   if (coldStart(known) && settings.solver.stallWindow > 0) {
     SolverSettings withoutStall = settings.solver;
     withoutStall.stallWindow = 0;
-    frictionOfContacts.resize(problem.numContacts());
-    for (int k = 0; k < problem.numContacts(); ++k) {
-      frictionOfContacts[k] = problem.blocks[k].friction;
-      problem.blocks[k].friction = Vec3::Zero();
-    }
+    std::vector<Vec3> friction(problem.numContacts());
+    for (int k = 0; k < problem.numContacts(); ++k) friction[k] = std::exchange(problem.blocks[k].friction, Vec3::Zero());
     const SolveReport frictionless = islandSolve.solve(problem, withoutStall, lambda);
-    for (int k = 0; k < problem.numContacts(); ++k) problem.blocks[k].friction = frictionOfContacts[k];
+    for (int k = 0; k < problem.numContacts(); ++k) problem.blocks[k].friction = friction[k];
     metrics.solve = inSequence(frictionless, islandSolve.solve(problem, withoutStall, lambda));
   } else {
     metrics.solve = islandSolve.solve(problem, settings.solver, lambda);

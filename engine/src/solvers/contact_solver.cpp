@@ -44,6 +44,18 @@ const std::vector<SolverEntry>& solverRegistry() {
   return registry;
 }
 
+bool stalled(int window, std::span<const double> merits) {
+  if (window <= 0 || merits.size() <= static_cast<std::size_t>(window)) return false;
+  // The least merit of a range, a NaN (a rolled-back sweep) counting as none.
+  const auto least = [](auto begin, auto end) {
+    double value = std::numeric_limits<double>::infinity();
+    for (auto it = begin; it != end; ++it) value = std::min(value, std::isnan(*it) ? value : *it);
+    return value;
+  };
+  const auto split = merits.end() - window;
+  return !(least(split, merits.end()) < 0.5 * least(merits.begin(), split));
+}
+
 Convergence stoppingTest(const SolverSettings& settings, std::span<const double> merits) {
   if (merits.empty()) return Convergence::None;
   const std::size_t count = merits.size();
@@ -52,17 +64,7 @@ Convergence stoppingTest(const SolverSettings& settings, std::span<const double>
   if (settings.tolRel > 0.0 && count >= 2 && std::isfinite(merits[count - 2]) &&
       std::abs(merits[count - 2] - merit) < settings.tolRel * merits[count - 2])
     return Convergence::Relative;
-  const std::size_t window = settings.stallWindow > 0 ? static_cast<std::size_t>(settings.stallWindow) : 0;
-  if (window > 0 && count > window) {
-    // The least merit of a range, a NaN (a rolled-back sweep) counting as none.
-    const auto least = [](auto begin, auto end) {
-      double value = std::numeric_limits<double>::infinity();
-      for (auto it = begin; it != end; ++it) value = std::min(value, std::isnan(*it) ? value : *it);
-      return value;
-    };
-    const auto split = merits.end() - static_cast<std::ptrdiff_t>(window);
-    if (!(least(split, merits.end()) < 0.5 * least(merits.begin(), split))) return Convergence::Stalled;
-  }
+  if (stalled(settings.stallWindow, merits)) return Convergence::Stalled;
   return Convergence::None;
 }
 

@@ -76,6 +76,8 @@ class ContactSolver {
 // stops falling at 1e-3 to 1e-2 while contacts come and go) stops after the window instead of at the
 // sweep cap. docs/benchmarks.md, "The defaults", has the figures.
 Convergence stoppingTest(const SolverSettings& settings, std::span<const double> merits);
+// stoppingTest's stall test alone, for a solver that tests its tolerances its own way (PGS-SM).
+bool stalled(int window, std::span<const double> merits);
 
 // What every solver reports for a problem without contacts: nothing to solve, converged at once.
 inline SolveReport emptyProblemReport() {

@@ -163,12 +163,10 @@ SolveReport PgsSubspaceMinimization::run(BoxGaussSeidelSweep<Rows>& sweep, const
     const bool relative = settings.tolRel > 0.0 && std::isfinite(previousTested) && std::isfinite(m) &&
                           std::abs(previousTested - m) < settings.tolRel * previousTested;
     previousTested = m;
-    SolverSettings stallOnly = settings;
-    stallOnly.tolAbs = stallOnly.tolRel = 0.0;
-    const bool stalled = stoppingTest(stallOnly, report.residualHistory) == Convergence::Stalled;
-    if (absolute || relative || stalled)
+    const bool stall = stalled(settings.stallWindow, report.residualHistory);
+    if (absolute || relative || stall)
       report.convergence = absolute ? Convergence::Absolute : relative ? Convergence::Relative : Convergence::Stalled;
-    return absolute || relative || stalled;
+    return absolute || relative || stall;
   };
 
   const int pgsSweeps = std::max(1, settings.pgsSm.pgsSweeps);
